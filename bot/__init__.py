@@ -1,0 +1,1 @@
+"""Party card games for Discord: Kabuki, Island of Monster Masks, Death Over the Kingdom."""
