@@ -1,0 +1,111 @@
+"""The one data table of Death Over the Kingdom: its 13 characters.
+
+Everything else (engine, computer players, pictures, docs) reads the characters from here, so a
+different reading of "turns" (see ``turned``) is a change in this file only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Character:
+    value: int  # printed value, also the character's id (0..12)
+    name: str
+    # Value once turned upside down. The rulebook never prints it; our reading is 12 - value.
+    # None: the card never turns.
+    turned: int | None
+    # The character whose presence in play at the end of the round turns this card. The Knight
+    # "turns every Dragon" and the Princess "every Knight" are stored on the Dragon and the
+    # Knight, so one lookup answers "does this card turn?".
+    turns_if: str | None
+    timing: str  # "turn": a power used on your turn; "end": end of round; "always"; "none"
+    power: str
+
+
+CHARACTERS: tuple[Character, ...] = (
+    Character(0, "Death", None, None, "always", "Its holder always loses the round."),
+    Character(1, "Innkeeper", 11, "King", "end", "End of round: turns if a King is in play."),
+    Character(
+        2,
+        "Trader",
+        None,
+        None,
+        "turn",
+        "Your turn: reveal it and swap it with the top card of the deck "
+        "(the Trader becomes the deck's top card, face up).",
+    ),
+    Character(
+        3,
+        "Thief",
+        None,
+        None,
+        "turn",
+        "Your turn: reveal it, secretly look at the card of any one player after you this round, "
+        "then choose whether to swap your Thief with it.",
+    ),
+    Character(4, "Clown", 8, "Queen", "end", "End of round: turns if a Queen is in play."),
+    Character(
+        5,
+        "Bard",
+        None,
+        None,
+        "turn",
+        "Your turn: reveal it and swap it, unseen, with the card of any one player after you this round.",
+    ),
+    Character(
+        6,
+        "Monk",
+        None,
+        None,
+        "end",
+        "End of round: takes the value of the card of the player to your right. "
+        "Not for the dealer: a dealer's Monk stays 6.",
+    ),
+    Character(7, "Magician", 5, "Monk", "end", "End of round: turns if a Monk is in play."),
+    Character(
+        8,
+        "Dragon",
+        4,
+        "Knight",
+        "turn",
+        "Your turn: reveal it; the player to your right discards their card face up and takes the top "
+        "card of the deck, then plays their own turn with it. Not for the dealer.",
+    ),
+    Character(9, "Knight", 3, "Princess", "end", "End of round: every Dragon in play turns."),
+    Character(10, "Princess", None, None, "end", "End of round: every Knight in play turns."),
+    Character(11, "Queen", 1, "Princess", "end", "End of round: turns if a Princess is in play."),
+    Character(
+        12,
+        "King",
+        None,
+        None,
+        "always",
+        "Shown face up as soon as a player holds it. No exchange, swap, cut or Dragon can take it "
+        "from its holder, nor can its holder give it away: the holder can only stand.",
+    ),
+)
+
+COPIES = 2  # each character is in the box twice
+DECK_SIZE = len(CHARACTERS) * COPIES
+
+BY_NAME: dict[str, Character] = {c.name: c for c in CHARACTERS}
+
+# Character ids, named for readable rules code.
+DEATH, INNKEEPER, TRADER, THIEF, CLOWN, BARD, MONK, MAGICIAN, DRAGON, KNIGHT, PRINCESS, QUEEN, KING = range(
+    13
+)
+
+# For each character id: the id whose presence turns it, or -1.
+TURN_TRIGGER: tuple[int, ...] = tuple(BY_NAME[c.turns_if].value if c.turns_if else -1 for c in CHARACTERS)
+
+
+def char_of(card: int) -> int:
+    """A physical card (0..25) is one of the two copies of character ``card // 2``."""
+    return card >> 1
+
+
+def card_info(char: int) -> dict[str, int | str]:
+    """How a character appears in views and events."""
+    return {"char": char, "name": CHARACTERS[char].name}
