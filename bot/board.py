@@ -1,0 +1,88 @@
+"""What a board message is made of, and the lobby board every game shares."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.components import GameButton, make_view
+
+GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
+
+
+@dataclass
+class Picture:
+    """A PNG for the board. ``key`` identifies its content: an unchanged key is not re-uploaded."""
+
+    key: Any
+    render: Callable[[], bytes]
+    filename: str = "board.png"
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.render()), filename=self.filename)
+
+
+@dataclass
+class Board:
+    embed: discord.Embed
+    items: Sequence[discord.ui.Item[Any]] = field(default_factory=list)
+    picture: Picture | None = None
+    content: str | None = None
+
+    def view(self) -> discord.ui.View | None:
+        return make_view(self.items) if self.items else None
+
+    def attach_picture(self) -> None:
+        if self.picture is not None:
+            self.embed.set_image(url=f"attachment://{self.picture.filename}")
+
+
+def player_list(names: Sequence[str], *, marks: dict[int, str] | None = None) -> str:
+    marks = marks or {}
+    lines = [f"{seat + 1}. {name}{marks.get(seat, '')}" for seat, name in enumerate(names)]
+    return "\n".join(lines) or "—"
+
+
+def lobby_board(
+    *,
+    title: str,
+    channel_id: int,
+    host_name: str,
+    names: Sequence[str],
+    min_players: int,
+    max_players: int,
+    options_text: str,
+    closes_at_s: int | None,
+) -> Board:
+    seated = len(names)
+    embed = discord.Embed(title=f"{title} — lobby", colour=GAME_COLOUR)
+    embed.description = (
+        f"Host: **{host_name}**\nPress **Join** to take a seat. The host starts the game when "
+        f"{min_players}–{max_players} players are seated."
+    )
+    embed.add_field(name=f"Players ({seated}/{max_players})", value=player_list(names), inline=True)
+    embed.add_field(name="Options", value=options_text or "standard rules", inline=True)
+    if closes_at_s is not None:
+        embed.set_footer(text="The lobby closes by itself after 10 minutes without activity.")
+        embed.add_field(name="Closes", value=f"<t:{closes_at_s}:R> if idle", inline=False)
+    items = [
+        GameButton(channel_id, "join", label="Join", style=discord.ButtonStyle.success),
+        GameButton(channel_id, "leave", label="Leave"),
+        GameButton(
+            channel_id,
+            "start",
+            label="Start",
+            style=discord.ButtonStyle.primary,
+            disabled=not min_players <= seated <= max_players,
+        ),
+        GameButton(channel_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
+    ]
+    return Board(embed=embed, items=items)
+
+
+def closed_board(title: str, text: str) -> Board:
+    return Board(embed=discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey()))

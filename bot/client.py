@@ -1,0 +1,124 @@
+"""The bot object: storage, the session registry, the game cogs and press routing."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import GameButton, GameSelect, Press
+from bot.config import Config
+from bot.gamecog import GameCog, message_link, reply_private
+from bot.sessions import SessionRegistry
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+def default_game_cogs() -> list[type[GameCog]]:
+    """The games users can play. Imported here so the engines never load discord.py themselves."""
+    return []
+
+
+class GameBot(commands.Bot):
+    def __init__(self, config: Config, game_cogs: Sequence[type[GameCog]] | None = None) -> None:
+        intents = discord.Intents.default()
+        # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
+        intents.message_content = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+        self.sessions = SessionRegistry()
+        self.game_cogs: dict[str, GameCog] = {}
+        self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
+        self.storage: Storage
+        self.tree.on_error = self._on_tree_error
+
+    def title_of(self, kind: str) -> str:
+        cog = self.game_cogs.get(kind)
+        return cog.title if cog is not None else kind
+
+    async def setup_hook(self) -> None:
+        from cogs.general import GeneralCog, LeaderboardButton
+
+        self.storage = await Storage.open(self.config.database_path)
+        self.add_dynamic_items(GameButton, GameSelect, LeaderboardButton)
+        for cls in self._game_cog_classes:
+            cog = cls(self)
+            await self.add_cog(cog)
+            self.game_cogs[cog.kind] = cog
+        await self.add_cog(GeneralCog(self))
+        restored = 0
+        for data in await self.storage.load_sessions():
+            cog = self.game_cogs.get(data.get("kind", ""))
+            if cog is None:
+                log.warning(
+                    "a saved %r session in channel %s has no game cog",
+                    data.get("kind"),
+                    data.get("channel_id"),
+                )
+                continue
+            cog.restore(data)
+            restored += 1
+        log.info("restored %d open session(s)", restored)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        if self.config.dev_guild_id:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        await super().close()
+        storage = getattr(self, "storage", None)
+        if storage is not None:
+            await storage.close()
+
+    async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
+        """Every game button and select lands here first: find the session, check the message."""
+        try:
+            session = self.sessions.get(press.channel_id)
+            if interaction.channel_id != press.channel_id or session is None:
+                return await reply_private(
+                    interaction, "This game is over. Start a new one with a `/… new` command."
+                )
+            if interaction.message is None or interaction.message.id != session.board_message_id:
+                return await reply_private(
+                    interaction, f"That is an old board. The game goes on here: {message_link(session)}"
+                )
+            await self.game_cogs[session.kind].on_press(interaction, session, press)
+        except Exception:
+            await self._apologize(interaction)
+            raise
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            await reply_private(interaction, str(error) or "You cannot use that command here.")
+            return
+        log.error("slash command failed", exc_info=error)
+        await self._apologize(interaction)
+
+    @staticmethod
+    async def _apologize(interaction: discord.Interaction) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await reply_private(
+                interaction, "Sorry, something went wrong on my side. The game is safe; try again."
+            )
+
+
+def create_bot(
+    config: Config | None = None, *, game_cogs: Sequence[type[GameCog]] | None = None, **overrides: Any
+) -> GameBot:
+    config = config or Config.from_env()
+    if overrides:
+        config = Config(**{**config.__dict__, **overrides})
+    return GameBot(config, game_cogs)

@@ -1,0 +1,474 @@
+"""The session layer every game cog inherits: lobby, presses, timers, saving and recording.
+
+A game cog only says how to draw its board, how a press becomes an engine action and how a
+private event reads; everything around it lives here, so all games behave alike: one board
+message edited in place, every press checked under the session's lock, state saved after every
+accepted action, timers rebuilt after a restart, and a finished game recorded exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord.ext import commands
+
+from bot.board import Board, closed_board, lobby_board
+from bot.clock import now_ms, snowflake_ms
+from bot.components import Press
+from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
+from bot.storage import GameRecord, PlayerRecord
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel"})
+LOBBY_IDLE_MS = 10 * 60 * 1000
+# Interaction tokens live 15 minutes; leave a margin before using one for a followup.
+FOLLOWUP_TTL_MS = 14 * 60 * 1000
+EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
+
+
+async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """Answer only the presser, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions.manage_messages)
+
+
+def message_link(session: Session) -> str:
+    if session.board_message_id is None:
+        return "this channel"
+    return f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{session.board_message_id}"
+
+
+class GameCog(commands.GroupCog):
+    """Base of the game cogs. Subclasses set ``engine_cls``, ``group_name`` (via the class
+    keyword) and ``rules_summary``, define a ``new`` slash command that calls ``open_lobby``,
+    and implement ``render_board``."""
+
+    engine_cls: ClassVar[type[GameEngine]]
+    rules_summary: ClassVar[str] = ""
+    score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._uploaded: dict[int, Any] = {}  # channel id -> key of the picture now on the board
+        super().__init__()
+
+    @property
+    def kind(self) -> str:
+        return self.engine_cls.kind
+
+    @property
+    def title(self) -> str:
+        return self.engine_cls.title
+
+    # ------------------------------------------------------------------ game hooks
+
+    def options_text(self, options: Mapping[str, Any]) -> str:
+        return "\n".join(f"{key}: {value}" for key, value in options.items())
+
+    def render_board(self, session: Session) -> Board:
+        raise NotImplementedError
+
+    def render_final(self, session: Session, result: Result) -> Board:
+        """The board once the game is over; by default the last board, without its buttons."""
+        board = self.render_board(session)
+        board.items = []
+        winners = ", ".join(session.name_of(seat) for seat in result.winners) or "nobody"
+        board.embed.add_field(
+            name="Game over",
+            value=f"Winner{'s' if len(result.winners) > 1 else ''}: **{winners}**",
+            inline=False,
+        )
+        return board
+
+    def action_for(self, session: Session, seat: int, press: Press) -> Action:
+        """Turn a press into an engine action. Default: the press name is the action type."""
+        action: dict[str, Any] = {"type": press.name}
+        if press.arg:
+            action["arg"] = press.arg
+        if press.values:
+            action["values"] = list(press.values)
+        return action
+
+    def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        """Keyword arguments for an ephemeral message telling ``seat`` a private event, or None."""
+        return None
+
+    async def handle_query(
+        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+    ) -> bool:
+        """Answer presses that only look (e.g. "My card"); return True if handled."""
+        return False
+
+    async def on_game_start(self, session: Session) -> None:
+        """Called once a game has started (after its first board is shown)."""
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await reply_private(interaction, "Games are played in a server channel, not in DMs.")
+            return
+        now = now_ms()
+        session = Session(
+            kind=self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            options=dict(options),
+            seed=secrets.randbits(48),
+            game_key=uuid.uuid4().hex,
+            created_at=now,
+            players=[interaction.user.id],
+            names={interaction.user.id: interaction.user.display_name},
+            lobby_deadline=now + LOBBY_IDLE_MS,
+        )
+        try:
+            self.bot.sessions.add(session)
+        except ChannelBusy as busy:
+            other = busy.session
+            what = "lobby" if other.status == LOBBY else "game"
+            await reply_private(
+                interaction,
+                f"This channel already has a {self.bot.title_of(other.kind)} {what}: "
+                f"{message_link(other)}. Finish it, or `/end` it, before starting another.",
+            )
+            return
+        async with session.lock:
+            await interaction.response.send_message(**self._message_kwargs(session, self._lobby(session)))
+            message = await interaction.original_response()
+            session.board_message_id = message.id
+            await self._save(session)
+            self._schedule(session)
+
+    def _lobby(self, session: Session) -> Board:
+        engine = self.engine_cls
+        return lobby_board(
+            title=self.title,
+            channel_id=session.channel_id,
+            host_name=session.names.get(session.host_id, "the host"),
+            names=session.seat_names(),
+            min_players=engine.min_players,
+            max_players=engine.max_players,
+            options_text=self.options_text(session.options),
+            closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
+        )
+
+    async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
+        user = interaction.user
+        if press.name == "join":
+            if session.seat_of(user.id) is not None:
+                return await reply_private(interaction, "You already have a seat in this lobby.")
+            if len(session.players) >= self.engine_cls.max_players:
+                return await reply_private(interaction, "This lobby is full.")
+            session.players.append(user.id)
+            session.names[user.id] = user.display_name
+        elif press.name == "leave":
+            if session.seat_of(user.id) is None:
+                return await reply_private(interaction, "You are not in this lobby.")
+            if user.id == session.host_id:
+                return await reply_private(
+                    interaction, "You are the host: press **Cancel** to close the lobby."
+                )
+            session.players.remove(user.id)
+        elif press.name in ("start", "cancel"):
+            if user.id != session.host_id and not is_moderator(interaction):
+                return await reply_private(
+                    interaction, f"Only the host or a moderator can {press.name} this game."
+                )
+            if press.name == "cancel":
+                return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
+            return await self._start(interaction, session)
+        session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+        await self._save(session)
+        await self._publish(session, self._lobby(session), interaction)
+        self._schedule(session)
+
+    async def _start(self, interaction: discord.Interaction, session: Session) -> None:
+        count = len(session.players)
+        engine = self.engine_cls
+        if not engine.min_players <= count <= engine.max_players:
+            return await reply_private(
+                interaction,
+                f"{self.title} needs {engine.min_players}–{engine.max_players} players; {count} seated.",
+            )
+        now = snowflake_ms(interaction.id)
+        try:
+            session.engine = engine.new(count, session.seed, session.options, now)
+        except ValueError as error:
+            return await reply_private(interaction, str(error))
+        session.status = PLAYING
+        session.started_at = now
+        session.lobby_deadline = None
+        await self._save(session)
+        await self._publish(session, self.render_board(session), interaction)
+        await self.on_game_start(session)
+        self._schedule(session)
+
+    async def _close(
+        self, session: Session, text: str, interaction: discord.Interaction | None = None
+    ) -> None:
+        await self._forget(session)
+        await self._publish(session, closed_board(f"{self.title} — lobby closed", text), interaction)
+
+    # ------------------------------------------------------------------ presses
+
+    async def on_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
+        seat = session.seat_of(interaction.user.id)
+        if session.status == LOBBY:
+            if press.name not in LOBBY_PRESSES:
+                return await reply_private(interaction, "The game has not started yet.")
+            async with session.lock:
+                if not self._alive(session, LOBBY):
+                    return await reply_private(interaction, "This lobby is closed.")
+                return await self._lobby_press(interaction, session, press)
+        if await self.handle_query(interaction, session, seat, press):
+            return
+        if seat is None:
+            return await reply_private(interaction, "You are not playing in this game.")
+        async with session.lock:
+            if not self._alive(session, PLAYING):
+                return await reply_private(interaction, "This game is over.")
+            assert session.engine is not None
+            try:
+                action = self.action_for(session, seat, press)
+                events = session.engine.apply(seat, action, snowflake_ms(interaction.id))
+            except IllegalAction as refusal:
+                return await reply_private(interaction, refusal.reason)
+            session.last_interaction[seat] = interaction
+            await self._after_change(session, events, interaction, presser=seat)
+
+    def _alive(self, session: Session, status: str) -> bool:
+        return self.bot.sessions.get(session.channel_id) is session and session.status == status
+
+    async def _after_change(
+        self,
+        session: Session,
+        events: list[Event],
+        interaction: discord.Interaction | None = None,
+        presser: int | None = None,
+    ) -> None:
+        assert session.engine is not None
+        if session.engine.is_over:
+            await self._finish(session, interaction)
+        else:
+            await self._save(session)
+            await self._publish(session, self.render_board(session), interaction)
+            self._schedule(session)
+        await self._deliver(session, events, interaction, presser)
+
+    async def _deliver(
+        self,
+        session: Session,
+        events: list[Event],
+        interaction: discord.Interaction | None,
+        presser: int | None,
+    ) -> None:
+        now = now_ms()
+        for event in events:
+            for seat in event.to or ():
+                message = self.render_private(session, seat, event)
+                if message is None:
+                    continue
+                target = interaction if seat == presser else session.last_interaction.get(seat)
+                if target is None or now - snowflake_ms(target.id) > FOLLOWUP_TTL_MS:
+                    continue  # the seat can still read it from its own view (e.g. "My card")
+                await target.followup.send(ephemeral=True, **message)
+
+    # ------------------------------------------------------------------ the board message
+
+    def _message_kwargs(self, session: Session, board: Board, *, editing: bool = False) -> dict[str, Any]:
+        board.attach_picture()
+        kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
+        view = board.view()
+        if view is not None or editing:
+            kwargs["view"] = view
+        key = board.picture.key if board.picture is not None else None
+        if not editing or key != self._uploaded.get(session.channel_id):
+            files = [board.picture.file()] if board.picture is not None else []
+            kwargs["attachments" if editing else "files"] = files
+            self._uploaded[session.channel_id] = key
+        return kwargs
+
+    async def _publish(
+        self, session: Session, board: Board, interaction: discord.Interaction | None = None
+    ) -> None:
+        """Show ``board`` on the session's board message: in the press's own answer when the press
+        came from that message, else as an edit; a board that cannot be edited any more is posted
+        anew."""
+        if (
+            interaction is not None
+            and not interaction.response.is_done()
+            and interaction.message is not None
+            and interaction.message.id == session.board_message_id
+        ):
+            await interaction.response.edit_message(**self._message_kwargs(session, board, editing=True))
+            return
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        if session.board_message_id is not None:
+            try:
+                await channel.get_partial_message(session.board_message_id).edit(
+                    **self._message_kwargs(session, board, editing=True)
+                )
+                return
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as error:
+                if error.code != EDIT_TOO_OLD:
+                    raise
+        await self.repost(session, board)
+
+    async def repost(self, session: Session, board: Board | None = None) -> discord.Message:
+        """Post the board as a fresh message (the old one is emptied so no trail is left)."""
+        if board is None:
+            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        old = session.board_message_id
+        self._uploaded.pop(session.channel_id, None)
+        message = await channel.send(**self._message_kwargs(session, board))
+        session.board_message_id = message.id
+        if self._alive(session, session.status):
+            await self._save(session)
+        if old is not None:
+            moved = discord.Embed(description=f"The board moved: {message.jump_url}")
+            # Deleted or too old to edit: either way it no longer shows the game.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(
+                    embed=moved, view=None, attachments=[], content=None
+                )
+        return message
+
+    # ------------------------------------------------------------------ endings
+
+    async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
+        assert session.engine is not None
+        result = session.engine.result()
+        await self._record(session, "finished", result)
+        await self._forget(session)
+        await self._publish(session, self.render_final(session, result), interaction)
+
+    async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> None:
+        """End a lobby or a running game early; a game is recorded as abandoned."""
+        if session.status == PLAYING:
+            await self._record(session, "abandoned", None)
+        await self._forget(session)
+        text = f"Game ended by {by}. It is recorded as abandoned: standings do not change."
+        if session.status == LOBBY:
+            text = f"Lobby cancelled by {by}."
+        await self._publish(session, closed_board(f"{self.title} — ended", text), interaction)
+
+    async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
+        players = [
+            PlayerRecord(
+                user_id=user_id,
+                seat=seat,
+                score=result.scores[seat] if result else 0,
+                won=bool(result and seat in result.winners),
+            )
+            for seat, user_id in enumerate(session.players)
+        ]
+        recorded = await self.bot.storage.record_game(
+            GameRecord(
+                game_key=session.game_key,
+                guild_id=session.guild_id,
+                channel_id=session.channel_id,
+                kind=self.kind,
+                options=session.options,
+                seed=session.seed,
+                started_at=session.started_at or session.created_at,
+                ended_at=now_ms(),
+                outcome=outcome,
+                players=players,
+            )
+        )
+        log.info(
+            "game %s in guild %s %s (%s)",
+            session.game_key,
+            session.guild_id,
+            outcome,
+            "recorded" if recorded else "already recorded",
+        )
+
+    async def _forget(self, session: Session) -> None:
+        await self.bot.storage.delete_session(session.guild_id, session.channel_id)
+        self.bot.sessions.remove(session)
+        self._cancel_timer(session)
+
+    # ------------------------------------------------------------------ saving and timers
+
+    async def _save(self, session: Session) -> None:
+        await self.bot.storage.save_session(
+            session.guild_id, session.channel_id, session.kind, session.to_json(), now_ms()
+        )
+
+    def restore(self, data: Mapping[str, Any]) -> Session:
+        """Bring back a session saved before a restart and re-arm its timer."""
+        session = Session.from_json(data, self.engine_cls)
+        self.bot.sessions.add(session)
+        if session.engine is not None and session.engine.is_over:
+            # Stopped between the last action and the recording: finish it now.
+            session.timer = asyncio.create_task(self._finish_restored(session))
+        else:
+            self._schedule(session)
+        return session
+
+    async def _finish_restored(self, session: Session) -> None:
+        await self.bot.wait_until_ready()
+        async with session.lock:
+            if self._alive(session, PLAYING):
+                await self._finish(session)
+
+    def _cancel_timer(self, session: Session) -> None:
+        timer, session.timer = session.timer, None
+        if timer is not None and timer is not asyncio.current_task() and not timer.done():
+            timer.cancel()
+
+    def _schedule(self, session: Session) -> None:
+        self._cancel_timer(session)
+        if session.status == LOBBY:
+            deadline = session.lobby_deadline
+        else:
+            assert session.engine is not None
+            deadline = session.engine.next_deadline()
+        if deadline is not None:
+            session.timer = asyncio.create_task(self._run_timer(session, deadline))
+
+    async def _run_timer(self, session: Session, deadline: int) -> None:
+        await self.bot.wait_until_ready()
+        delay = (deadline - now_ms()) / 1000
+        if delay > 0:
+            await asyncio.sleep(delay)
+        async with session.lock:
+            if not self._alive(session, session.status):
+                return
+            # The sleep may wake a hair early on a coarse clock; the deadline is what was due.
+            now = max(now_ms(), deadline)
+            if session.status == LOBBY:
+                if session.lobby_deadline is not None and now >= session.lobby_deadline:
+                    await self._close(session, "This lobby closed itself after 10 minutes without activity.")
+                else:
+                    self._schedule(session)
+                return
+            assert session.engine is not None
+            events = session.engine.advance(now)
+            if events or session.engine.is_over:
+                await self._after_change(session, events)
+            else:
+                self._schedule(session)

@@ -1,0 +1,130 @@
+"""Channel sessions: at most one lobby or game per channel (a thread counts as a channel).
+
+A ``Session`` is the Discord-side wrapper around one engine: who sits where, the board message,
+the options, and the lock that serializes every press on it. It is plain data plus the lock and
+the timer task, and is saved as JSON after every accepted action so a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import GameEngine
+
+LOBBY = "lobby"
+PLAYING = "playing"
+
+
+@dataclass
+class Session:
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    game_key: str
+    created_at: int  # ms since the epoch
+    players: list[int] = field(default_factory=list)  # user ids, index = seat
+    names: dict[int, str] = field(default_factory=dict)  # display names, for boards and pictures
+    status: str = LOBBY
+    board_message_id: int | None = None
+    lobby_deadline: int | None = None
+    started_at: int | None = None
+    engine: GameEngine | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # per-game Discord-side data, saved too
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
+    # Each seat's most recent interaction, so private news found by a timer (a lost race) can
+    # still reach them as an ephemeral followup. Not saved: tokens die with the process.
+    last_interaction: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def seat_of(self, user_id: int) -> int | None:
+        try:
+            return self.players.index(user_id)
+        except ValueError:
+            return None
+
+    def name_of(self, seat: int) -> str:
+        user_id = self.players[seat]
+        return self.names.get(user_id, f"Player {seat + 1}")
+
+    def seat_names(self) -> list[str]:
+        return [self.name_of(seat) for seat in range(len(self.players))]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "host_id": self.host_id,
+            "options": self.options,
+            "seed": self.seed,
+            "game_key": self.game_key,
+            "created_at": self.created_at,
+            "players": self.players,
+            "names": {str(k): v for k, v in self.names.items()},
+            "status": self.status,
+            "board_message_id": self.board_message_id,
+            "lobby_deadline": self.lobby_deadline,
+            "started_at": self.started_at,
+            "engine": self.engine.to_json() if self.engine is not None else None,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], engine_cls: type[GameEngine]) -> Session:
+        engine_state = data.get("engine")
+        return cls(
+            kind=data["kind"],
+            guild_id=int(data["guild_id"]),
+            channel_id=int(data["channel_id"]),
+            host_id=int(data["host_id"]),
+            options=dict(data["options"]),
+            seed=int(data["seed"]),
+            game_key=data["game_key"],
+            created_at=int(data["created_at"]),
+            players=[int(p) for p in data["players"]],
+            names={int(k): v for k, v in data.get("names", {}).items()},
+            status=data["status"],
+            board_message_id=data.get("board_message_id"),
+            lobby_deadline=data.get("lobby_deadline"),
+            started_at=data.get("started_at"),
+            engine=engine_cls.from_json(engine_state) if engine_state is not None else None,
+            extra=dict(data.get("extra") or {}),
+        )
+
+
+class ChannelBusy(Exception):
+    def __init__(self, session: Session) -> None:
+        super().__init__(f"channel {session.channel_id} already has a {session.kind} {session.status}")
+        self.session = session
+
+
+class SessionRegistry:
+    """The one registry of every game, keyed by channel id, shared by all game cogs."""
+
+    def __init__(self) -> None:
+        self._by_channel: dict[int, Session] = {}
+
+    def get(self, channel_id: int) -> Session | None:
+        return self._by_channel.get(channel_id)
+
+    def add(self, session: Session) -> None:
+        existing = self._by_channel.get(session.channel_id)
+        if existing is not None and existing is not session:
+            raise ChannelBusy(existing)
+        self._by_channel[session.channel_id] = session
+
+    def remove(self, session: Session) -> None:
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+
+    def __iter__(self) -> Iterator[Session]:
+        return iter(list(self._by_channel.values()))
+
+    def __len__(self) -> int:
+        return len(self._by_channel)

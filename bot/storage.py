@@ -1,0 +1,233 @@
+"""All SQL lives here: open sessions, finished games, leaderboards and stats.
+
+Every row and every query is keyed by guild id, so one server never sees another's data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# Each entry upgrades the schema by one version; never edit a released one, append a new one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE sessions (
+        channel_id INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        state      TEXT    NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_guild ON sessions (guild_id);
+    CREATE TABLE games (
+        id         INTEGER PRIMARY KEY,
+        game_key   TEXT    NOT NULL UNIQUE,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        options    TEXT    NOT NULL,
+        seed       INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at   INTEGER NOT NULL,
+        outcome    TEXT    NOT NULL CHECK (outcome IN ('finished', 'abandoned'))
+    );
+    CREATE INDEX games_guild_kind ON games (guild_id, kind, outcome);
+    CREATE TABLE game_players (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        seat     INTEGER NOT NULL,
+        score    INTEGER NOT NULL,
+        won      INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_guild_user ON game_players (guild_id, user_id);
+    """,
+)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    user_id: int
+    seat: int
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game_key: str  # unique per game: recording the same key twice changes nothing
+    guild_id: int
+    channel_id: int
+    kind: str
+    options: Mapping[str, Any]
+    seed: int
+    started_at: int  # ms since the epoch
+    ended_at: int
+    outcome: str  # "finished" or "abandoned"
+    players: Sequence[PlayerRecord]
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    games: int
+    wins: int
+    score: int  # summed over the games
+
+
+@dataclass(frozen=True)
+class KindStats:
+    kind: str
+    games: int
+    wins: int
+    total_score: int
+    best_score: int | None
+    abandoned: int
+
+
+class Storage:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path))
+        # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        await db.execute("PRAGMA foreign_keys=ON")
+        storage = cls(db)
+        await storage._migrate()
+        return storage
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        version = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            # executescript commits first; the version bump rides in the same script.
+            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    # ----------------------------------------------------------------- open sessions
+
+    async def save_session(
+        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+    ) -> None:
+        await self._db.execute(
+            "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, kind=excluded.kind, "
+            "state=excluded.state, updated_at=excluded.updated_at",
+            (channel_id, guild_id, kind, json.dumps(state, separators=(",", ":")), now),
+        )
+        await self._db.commit()
+
+    async def delete_session(self, guild_id: int, channel_id: int) -> None:
+        await self._db.execute(
+            "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
+        )
+        await self._db.commit()
+
+    async def load_sessions(self) -> list[dict[str, Any]]:
+        """Every open session of every guild: the bot reloads them all at start-up."""
+        async with self._db.execute("SELECT state FROM sessions ORDER BY channel_id") as cur:
+            return [json.loads(row[0]) async for row in cur]
+
+    # ----------------------------------------------------------------- finished games
+
+    async def record_game(self, record: GameRecord) -> bool:
+        """Store a game and its seats in one transaction; False if it was already recorded."""
+        async with self._db.execute(
+            "INSERT INTO games (game_key, guild_id, channel_id, kind, options, seed, started_at, ended_at, "
+            "outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_key) DO NOTHING",
+            (
+                record.game_key,
+                record.guild_id,
+                record.channel_id,
+                record.kind,
+                json.dumps(dict(record.options), sort_keys=True),
+                record.seed,
+                record.started_at,
+                record.ended_at,
+                record.outcome,
+            ),
+        ) as cur:
+            inserted = cur.rowcount == 1
+            game_id = cur.lastrowid
+        if not inserted:
+            await self._db.rollback()
+            return False
+        await self._db.executemany(
+            "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won)) for p in record.players],
+        )
+        await self._db.commit()
+        return True
+
+    async def leaderboard(
+        self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[list[Standing], int]:
+        """One page of the server's ranking for a game (finished games only) and the row count."""
+        order = "ASC" if lower_score_wins else "DESC"
+        base = (
+            "FROM game_players p JOIN games g ON g.id = p.game_id "
+            "WHERE g.guild_id = ? AND p.guild_id = ? AND g.kind = ? AND g.outcome = 'finished'"
+        )
+        args = (guild_id, guild_id, kind)
+        async with self._db.execute(f"SELECT COUNT(DISTINCT p.user_id) {base}", args) as cur:
+            total = int((await cur.fetchone())[0])
+        async with self._db.execute(
+            f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score) {base} GROUP BY p.user_id "
+            f"ORDER BY SUM(p.won) DESC, SUM(p.score) {order}, COUNT(*) DESC, p.user_id ASC LIMIT ? OFFSET ?",
+            (*args, limit, offset),
+        ) as cur:
+            rows = [Standing(int(u), int(n), int(w), int(s)) async for u, n, w, s in cur]
+        return rows, total
+
+    async def stats(
+        self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
+    ) -> list[KindStats]:
+        """Per game: games, wins and scores of one member in one server."""
+        lower = lower_score_wins or {}
+        async with self._db.execute(
+            "SELECT g.kind, g.outcome, COUNT(*), SUM(p.won), SUM(p.score), MIN(p.score), MAX(p.score) "
+            "FROM game_players p JOIN games g ON g.id = p.game_id "
+            "WHERE g.guild_id = ? AND p.guild_id = ? AND p.user_id = ? GROUP BY g.kind, g.outcome "
+            "ORDER BY g.kind",
+            (guild_id, guild_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        by_kind: dict[str, KindStats] = {}
+        for kind, outcome, n, wins, total, low, high in rows:
+            current = by_kind.get(kind, KindStats(kind, 0, 0, 0, None, 0))
+            if outcome == "abandoned":
+                by_kind[kind] = KindStats(
+                    kind, current.games, current.wins, current.total_score, current.best_score, int(n)
+                )
+            else:
+                best = int(low) if lower.get(kind, False) else int(high)
+                by_kind[kind] = KindStats(kind, int(n), int(wins), int(total), best, current.abandoned)
+        return list(by_kind.values())
+
+    async def game_count(self, guild_id: int, kind: str | None = None) -> int:
+        sql = "SELECT COUNT(*) FROM games WHERE guild_id = ?"
+        args: tuple[Any, ...] = (guild_id,)
+        if kind is not None:
+            sql += " AND kind = ?"
+            args += (kind,)
+        async with self._db.execute(sql, args) as cur:
+            return int((await cur.fetchone())[0])
