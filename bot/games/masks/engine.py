@@ -1,0 +1,526 @@
+"""Island of Monster Masks: the pure rules engine (no Discord, no clock, no global random).
+
+A turn: the Mime draws a secret card and mimes it; every guesser slaps one of 16 tiles; the
+card is revealed when all guessers hold a tile, when the guess timer ends, or when the Mime
+ends the guessing. Tile claims are settled as fair races by press timestamp (``Race``): the
+first slap on a free tile opens a short collection window and the earliest press in it wins.
+
+See docs/monster-masks.md for the actions, views, events and options in one place.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from bot.engine.protocol import Action, Dice, Event, GameEngine, IllegalAction, Result
+from bot.engine.race import Race
+from bot.games.masks.faces import FACES, MONSTERS
+from bot.games.masks.options import parse_options
+
+COPIES = 3
+CARDS_PER_PLAYER = 6
+BOX = FACES * COPIES  # 48 Secret Mask cards in the box
+
+GUESSING = "guessing"
+REVEAL = "reveal"  # the pause after a reveal, before the next Mime draws
+OVER = "over"
+
+FORMAT = 1  # bump when the JSON layout changes incompatibly
+
+
+class MasksEngine(GameEngine):
+    kind = "masks"
+    title = "Island of Monster Masks"
+    min_players = 3
+    max_players = 8
+
+    def __init__(self, players: int, options: dict[str, Any], dice: Dice) -> None:
+        self.players = players
+        self.options = options
+        self.dice = dice
+        self.dealt: list[int] = []  # the deck as built, top first; kept for replays and the simulator
+        self.deck: list[int] = []  # top card first
+        self.piles: list[list[int]] = [[] for _ in range(players)]
+        self.removed: list[int] = []
+        self.turn = 0
+        self.mime = 0
+        self.phase = GUESSING
+        self.card: int | None = None  # the Mime's secret card while guessing
+        self.held: dict[int, int] = {}  # tile -> seat
+        self.races: dict[int, Race] = {}  # tile -> open race
+        self.started_at = 0
+        self.guess_deadline: int | None = None
+        self.reveal_until: int | None = None
+        self.last_reveal: dict[str, Any] | None = None
+        self.version = 0
+        self.log: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []
+        # Derived indexes, rebuilt on load, so the hot path never scans the tiles.
+        self._tile_of: dict[int, int] = {}  # seat -> held tile
+        self._racing: dict[int, int] = {}  # seat -> tile it is racing for
+
+    # ----------------------------------------------------------------- set-up
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None,
+        now: int,
+        *,
+        deck: Sequence[int] | None = None,
+    ) -> Self:
+        """A game whose first turn starts at ``now`` with seat 0 as the Mime.
+
+        ``deck`` (top card first, 6 per player, at most 3 copies of a face) scripts the deal for
+        tests; normally the deck is 6 random cards per player from the 48.
+        """
+        cls.check_players(players)
+        opts = parse_options(options)
+        engine = cls(players, opts, Dice(seed))
+        size = CARDS_PER_PLAYER * players
+        if deck is None:
+            cards = engine.dice.shuffled([face for face in range(FACES) for _ in range(COPIES)])[:size]
+        else:
+            cards = [int(c) for c in deck]
+            if len(cards) != size:
+                raise ValueError(
+                    f"A scripted deck for {players} players needs {size} cards, not {len(cards)}."
+                )
+            if any(not 0 <= c < FACES for c in cards) or any(cards.count(c) > COPIES for c in set(cards)):
+                raise ValueError("A scripted deck holds faces 0–15, at most 3 copies of each.")
+        engine.dealt = list(cards)
+        engine.deck = list(cards)
+        engine.log.append(
+            {
+                "op": "new",
+                "players": players,
+                "seed": seed,
+                "options": dict(opts),
+                "now": now,
+                "deck": None if deck is None else list(cards),
+            }
+        )
+        engine._start_turn(now, mime=0)
+        return engine
+
+    @classmethod
+    def replay(cls, log: Sequence[Mapping[str, Any]]) -> Self:
+        """Rebuild a game from its replay log (``engine.log``) by playing every step again."""
+        first = log[0]
+        engine = cls.new(first["players"], first["seed"], first["options"], first["now"], deck=first["deck"])
+        for step in log[1:]:
+            if step["op"] == "apply":
+                engine.apply(step["seat"], step["action"], step["now"])
+            else:
+                engine.advance(step["now"])
+        return engine
+
+    # ------------------------------------------------------------- actions
+
+    def apply(self, seat: int, action: Action, now: int) -> list[Event]:
+        """``{"type": "slap", "tile": t}`` by a guesser or ``{"type": "end_guessing"}`` by the Mime.
+
+        Either may carry ``"turn"``: a press from an earlier turn's buttons is then refused.
+        ``apply`` never fires timers; call ``advance`` for those.
+        """
+        if not isinstance(action, Mapping):
+            raise IllegalAction("Unknown action.")
+        kind = action.get("type")
+        if kind == "slap":
+            events = self._slap(seat, action, now)
+            logged: dict[str, Any] = {"type": "slap", "tile": action["tile"]}
+        elif kind == "end_guessing":
+            events = self._end_guessing(seat, action, now)
+            logged = {"type": "end_guessing"}
+        else:
+            raise IllegalAction("Unknown action.")
+        if "turn" in action:
+            logged["turn"] = action["turn"]
+        self.log.append({"op": "apply", "seat": seat, "action": logged, "now": now})
+        self.version += 1
+        return events
+
+    def _check_common(self, seat: int, action: Action) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("You are not playing in this game.")
+        if self.phase == OVER:
+            raise IllegalAction("The game is over.")
+        turn = action.get("turn")
+        if turn is not None and turn != self.turn:
+            raise IllegalAction("Those buttons are from an earlier turn.")
+        if self.phase != GUESSING:
+            raise IllegalAction("The card is already revealed; wait for the next turn.")
+
+    def _slap(self, seat: int, action: Action, now: int) -> list[Event]:
+        self._check_common(seat, action)
+        if seat == self.mime:
+            raise IllegalAction("You are the Mime: act out the face, don't slap!")
+        if seat in self._tile_of:
+            raise IllegalAction(
+                f"You already slapped {MONSTERS[self._tile_of[seat]]}; a slap can't be changed."
+            )
+        if seat in self._racing:
+            raise IllegalAction(f"You are racing for {MONSTERS[self._racing[seat]]}; wait for the result.")
+        tile = action.get("tile")
+        if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < FACES:
+            raise IllegalAction("There is no such tile.")
+        if tile in self.held:
+            raise IllegalAction(f"{MONSTERS[tile]} is already taken.")
+        assert self.guess_deadline is not None
+        if now >= self.guess_deadline:
+            raise IllegalAction("Time is up: the card is being revealed.")
+
+        self.history[-1]["slaps"].append({"seat": seat, "tile": tile, "at": now})
+        self._racing[seat] = tile
+        race = self.races.get(tile)
+        if race is None:
+            race = self.races[tile] = Race.open(seat, now, self.options["race_window_ms"])
+            data = {
+                "turn": self.turn,
+                "tile": tile,
+                "name": MONSTERS[tile],
+                "seat": seat,
+                "closes_at": race.closes_at,
+            }
+            return [Event("race_opened", data)]
+        race.add(seat, now)
+        return [Event("race_joined", {"turn": self.turn, "tile": tile, "name": MONSTERS[tile], "seat": seat})]
+
+    def _end_guessing(self, seat: int, action: Action, now: int) -> list[Event]:
+        self._check_common(seat, action)
+        if seat != self.mime:
+            raise IllegalAction("Only the Mime can end the guessing.")
+        return self._settle_all(now) + self._reveal(now, "mime")
+
+    # ---------------------------------------------------------------- time
+
+    def _next_due(self) -> tuple[int, int, int] | None:
+        """(when, order, tile) of the earliest timer; races sort before the guess timer on a tie."""
+        if self.phase == GUESSING:
+            assert self.guess_deadline is not None
+            best = (self.guess_deadline, 1, -1)
+            for tile, race in self.races.items():
+                key = (race.closes_at, 0, tile)
+                if key < best:
+                    best = key
+            return best
+        if self.phase == REVEAL:
+            assert self.reveal_until is not None
+            return (self.reveal_until, 2, -1)
+        return None
+
+    def next_deadline(self) -> int | None:
+        due = self._next_due()
+        return None if due is None else due[0]
+
+    def advance(self, now: int) -> list[Event]:
+        """Fire every timer due at or before ``now``, earliest first. Calling it again is a no-op.
+
+        Whatever a timer starts (the reveal pause, the next turn's guess timer) is measured from
+        ``now``, so a late call after a restart cannot cascade through several turns at once.
+        """
+        events: list[Event] = []
+        while True:
+            due = self._next_due()
+            if due is None or due[0] > now:
+                break
+            _, order, tile = due
+            if order == 0:
+                events += self._settle(tile, now)
+                if len(self._tile_of) == self.players - 1:
+                    events += self._reveal(now, "all_slapped")
+            elif order == 1:
+                events += self._settle_all(now) + self._reveal(now, "timer")
+            else:
+                events += self._start_turn(now, (self.mime + 1) % self.players)
+        if events:
+            self.log.append({"op": "advance", "now": now})
+            self.version += 1
+        return events
+
+    # --------------------------------------------------------------- steps
+
+    def _start_turn(self, now: int, mime: int) -> list[Event]:
+        self.turn += 1
+        self.mime = mime
+        self.card = self.deck.pop(0)
+        self.phase = GUESSING
+        self.held.clear()
+        self.races.clear()
+        self._tile_of.clear()
+        self._racing.clear()
+        self.started_at = now
+        self.guess_deadline = now + self.options["guess_ms"]
+        self.reveal_until = None
+        self.history.append(
+            {
+                "turn": self.turn,
+                "mime": mime,
+                "card": self.card,
+                "started_at": now,
+                "slaps": [],
+                "races": [],
+                "reason": None,
+                "revealed_at": None,
+                "scorer": None,
+                "won": None,
+                "removed": [],
+            }
+        )
+        return self.turn_events()
+
+    def turn_events(self) -> list[Event]:
+        """The current turn's opening events again: the public start and the Mime's secret card.
+
+        Useful right after ``new`` (which returns no events) or after a restart.
+        """
+        if self.phase != GUESSING:
+            return []
+        assert self.card is not None
+        start = {
+            "turn": self.turn,
+            "mime": self.mime,
+            "deadline": self.guess_deadline,
+            "deck": len(self.deck),
+        }
+        secret = {"turn": self.turn, "card": self.card, "name": MONSTERS[self.card]}
+        return [Event("turn_started", start), Event("secret_card", secret, to=(self.mime,))]
+
+    def _settle(self, tile: int, now: int) -> list[Event]:
+        race = self.races.pop(tile)
+        winner = race.winner()
+        self.held[tile] = winner.seat
+        self._tile_of[winner.seat] = tile
+        for entry in race.entries:
+            self._racing.pop(entry.seat, None)
+        losers = race.losers()
+        self.history[-1]["races"].append(
+            {
+                "tile": tile,
+                "entries": [[e.seat, e.at] for e in race.entries],
+                "closes_at": race.closes_at,
+                "settled_at": now,
+                "winner": winner.seat,
+            }
+        )
+        name = MONSTERS[tile]
+        taken = {
+            "turn": self.turn,
+            "tile": tile,
+            "name": name,
+            "seat": winner.seat,
+            "at": winner.at,
+            "rivals": [e.seat for e, _ in losers],
+        }
+        events = [Event("tile_taken", taken)]
+        for entry, by_ms in losers:
+            lost = {"turn": self.turn, "tile": tile, "name": name, "winner": winner.seat, "by_ms": by_ms}
+            events.append(Event("race_lost", lost, to=(entry.seat,)))
+        return events
+
+    def _settle_all(self, now: int) -> list[Event]:
+        """Close every open race early (guessing is over): the fastest press so far wins."""
+        events: list[Event] = []
+        for tile in sorted(self.races, key=lambda t: (self.races[t].closes_at, t)):
+            events += self._settle(tile, now)
+        return events
+
+    def _reveal(self, now: int, reason: str) -> list[Event]:
+        card = self.card
+        assert card is not None
+        record = self.history[-1]
+        scorer = self.held.get(card)
+        if scorer is not None:
+            won = self.deck.pop(0)
+            self.piles[scorer].append(won)
+            self.piles[self.mime].append(card)
+            record["won"] = won
+        else:
+            # Drawn without looking: the second card stays secret even as it leaves the game.
+            extra = self.deck.pop(0)
+            self.removed += [card, extra]
+            record["removed"] = [card, extra]
+        record.update(scorer=scorer, reason=reason, revealed_at=now)
+        self.card = None
+        self.last_reveal = {
+            "turn": self.turn,
+            "mime": self.mime,
+            "card": card,
+            "name": MONSTERS[card],
+            "scorer": scorer,
+            "reason": reason,
+            "held": sorted([tile, seat] for tile, seat in self.held.items()),
+        }
+        data = {
+            **self.last_reveal,
+            "piles": self.pile_counts(),
+            "deck": len(self.deck),
+            "removed": len(self.removed),
+        }
+        events = [Event("reveal", data)]
+        if not self.deck:
+            self.phase = OVER
+            self.guess_deadline = None
+            result = self.result()
+            events.append(
+                Event("game_over", {"scores": list(result.scores), "winners": list(result.winners)})
+            )
+            return events
+        self.phase = REVEAL
+        self.guess_deadline = None
+        self.reveal_until = now + self.options["reveal_ms"]
+        if self.options["reveal_ms"] == 0:
+            events += self._start_turn(now, (self.mime + 1) % self.players)
+        return events
+
+    # --------------------------------------------------------------- views
+
+    def pile_counts(self) -> list[int]:
+        return [len(pile) for pile in self.piles]
+
+    def free_tiles(self) -> list[int]:
+        """Tiles nobody holds yet (a tile with an open race is still free: slapping it joins the race)."""
+        return [t for t in range(FACES) if t not in self.held]
+
+    def guessers(self) -> list[int]:
+        return [s for s in range(self.players) if s != self.mime]
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if self.phase != GUESSING or not 0 <= seat < self.players:
+            return []
+        if seat == self.mime:
+            return [{"type": "end_guessing", "turn": self.turn}]
+        if seat in self._tile_of or seat in self._racing:
+            return []
+        return [{"type": "slap", "tile": t, "turn": self.turn} for t in self.free_tiles()]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know; ``None`` is the public board. Only the Mime's view has ``card``."""
+        held_by: list[int | None] = [self.held.get(t) for t in range(FACES)]
+        racing = sorted(self._racing)
+        slapped = sorted(self._tile_of)
+        view: dict[str, Any] = {
+            "kind": self.kind,
+            "title": self.title,
+            "players": self.players,
+            "phase": self.phase,
+            "over": self.phase == OVER,
+            "turn": self.turn,
+            "turns": CARDS_PER_PLAYER * self.players // 2,
+            "mime": self.mime,
+            "version": self.version,
+            "tile_names": list(MONSTERS),
+            "held_by": held_by,
+            "races": [
+                {"tile": t, "seats": [e.seat for e in r.entries], "closes_at": r.closes_at}
+                for t, r in sorted(self.races.items())
+            ],
+            "slapped": slapped,
+            "racing": racing,
+            "waiting": [
+                s
+                for s in self.guessers()
+                if self.phase == GUESSING and s not in self._tile_of and s not in self._racing
+            ],
+            "started_at": self.started_at,
+            "guess_deadline": self.guess_deadline,
+            "reveal_until": self.reveal_until if self.phase == REVEAL else None,
+            "next_deadline": self.next_deadline(),
+            "piles": self.pile_counts(),
+            "deck": len(self.deck),
+            "removed": len(self.removed),
+            "box": BOX - len(self.dealt),
+            "last_reveal": copy.deepcopy(self.last_reveal),
+            "options": dict(self.options),
+            "winners": list(self.result().winners) if self.phase == OVER else None,
+            "seat": seat,
+        }
+        if seat is not None and 0 <= seat < self.players:
+            view["role"] = "mime" if seat == self.mime else "guesser"
+            if seat == self.mime and self.phase == GUESSING:
+                view["card"] = self.card
+                view["card_name"] = MONSTERS[self.card] if self.card is not None else None
+            view["my_tile"] = self._tile_of.get(seat)
+            view["my_race"] = self._racing.get(seat)
+            view["legal_actions"] = self.legal_actions(seat)
+        return view
+
+    # ------------------------------------------------------------- results
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def result(self) -> Result:
+        if self.phase != OVER:
+            raise ValueError("The game is not over yet.")
+        scores = tuple(self.pile_counts())
+        best = max(scores)
+        winners = tuple(s for s, score in enumerate(scores) if score == best)
+        correct = sum(1 for turn in self.history if turn["scorer"] is not None)
+        return Result(
+            scores, winners, {"turns": self.turn, "correct_turns": correct, "removed": len(self.removed)}
+        )
+
+    # ------------------------------------------------------------- storage
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "players": self.players,
+            "options": dict(self.options),
+            "dice": self.dice.to_json(),
+            "dealt": list(self.dealt),
+            "deck": list(self.deck),
+            "piles": [list(p) for p in self.piles],
+            "removed": list(self.removed),
+            "turn": self.turn,
+            "mime": self.mime,
+            "phase": self.phase,
+            "card": self.card,
+            "held": sorted([tile, seat] for tile, seat in self.held.items()),
+            # Insertion order decides ties between equal timestamps, so keep entries as they came.
+            "races": [[tile, race.to_json()] for tile, race in self.races.items()],
+            "started_at": self.started_at,
+            "guess_deadline": self.guess_deadline,
+            "reveal_until": self.reveal_until,
+            "last_reveal": copy.deepcopy(self.last_reveal),
+            "version": self.version,
+            "history": copy.deepcopy(self.history),
+            "log": copy.deepcopy(self.log),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"Unsupported Island of Monster Masks save format: {data.get('format')!r}.")
+        data = copy.deepcopy(dict(data))
+        engine = cls(int(data["players"]), parse_options(data["options"]), Dice.from_json(data["dice"]))
+        engine.dealt = data["dealt"]
+        engine.deck = data["deck"]
+        engine.piles = data["piles"]
+        engine.removed = data["removed"]
+        engine.turn = data["turn"]
+        engine.mime = data["mime"]
+        engine.phase = data["phase"]
+        engine.card = data["card"]
+        engine.held = {int(tile): int(seat) for tile, seat in data["held"]}
+        engine.races = {}
+        for tile, race_data in data["races"]:
+            race = Race.from_json(race_data)
+            assert race is not None
+            engine.races[int(tile)] = race
+        engine.started_at = data["started_at"]
+        engine.guess_deadline = data["guess_deadline"]
+        engine.reveal_until = data["reveal_until"]
+        engine.last_reveal = data["last_reveal"]
+        engine.version = data["version"]
+        engine.history = data["history"]
+        engine.log = data["log"]
+        engine._tile_of = {seat: tile for tile, seat in engine.held.items()}
+        engine._racing = {e.seat: tile for tile, race in engine.races.items() for e in race.entries}
+        return engine
