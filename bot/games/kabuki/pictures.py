@@ -1,0 +1,413 @@
+"""Kabuki pictures drawn by code with Pillow: ten masks, the board and a revealed stack.
+
+Every mask differs in silhouette AND fill pattern AND colour, and carries its name, so players
+who cannot tell the colours apart still tell the masks apart at a glance. Card art is drawn once
+at double size and shrunk (smooth edges); whole pictures are cached on their inputs, so redrawing
+an unchanged board costs a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.games.kabuki.engine import STACKS
+
+MASKS: tuple[str, ...] = ("Sun", "Moon", "Fox", "Oni", "Cat", "Owl", "Ghost", "Tiger", "Crane", "Dragon")
+
+CARD_W, CARD_H = 120, 168
+SS = 2  # supersampling factor for the card art
+INK = (25, 25, 30)
+PAPER = (250, 246, 236)
+TABLE = (46, 64, 54)
+TABLE_TEXT = (236, 232, 220)
+MARK = (255, 204, 0)
+
+# (fill colour, pattern colour) per mask; colours from the Okabe-Ito colour-blind-safe palette.
+COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
+    ((240, 228, 66), (200, 120, 0)),  # Sun: yellow, orange dots
+    ((86, 180, 233), (20, 60, 120)),  # Moon: sky blue, navy crosses
+    ((213, 94, 0), (90, 30, 0)),  # Fox: vermillion, diagonal stripes
+    ((204, 121, 167), (90, 30, 70)),  # Oni: reddish purple, checks
+    ((170, 170, 170), (70, 70, 70)),  # Cat: grey, horizontal stripes
+    ((160, 100, 50), (240, 220, 180)),  # Owl: brown, pale chevrons
+    ((255, 255, 255), (255, 255, 255)),  # Ghost: plain white
+    ((230, 159, 0), (25, 25, 30)),  # Tiger: orange, black zigzags
+    ((0, 158, 115), (220, 245, 235)),  # Crane: bluish green, pale vertical stripes
+    ((0, 114, 178), (170, 215, 245)),  # Dragon: blue, cross-hatch
+)
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return _font_cached(size)
+
+
+@lru_cache(maxsize=16)
+def _font_cached(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+# -- silhouettes: each draws the shape's filled mask (255 inside) in a box of size w x h ---------
+
+
+def _regular(cx: float, cy: float, r: float, n: int, start: float = 0.0) -> list[tuple[float, float]]:
+    return [
+        (cx + r * math.cos(start + 2 * math.pi * i / n), cy + r * math.sin(start + 2 * math.pi * i / n))
+        for i in range(n)
+    ]
+
+
+def _sun(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    cx, cy, r = w / 2, h / 2, w * 0.30
+    for i in range(12):
+        a = 2 * math.pi * i / 12
+        tip = (cx + w * 0.47 * math.cos(a), cy + w * 0.47 * math.sin(a))
+        left = (cx + r * math.cos(a - 0.22), cy + r * math.sin(a - 0.22))
+        right = (cx + r * math.cos(a + 0.22), cy + r * math.sin(a + 0.22))
+        d.polygon([left, tip, right], fill=255)
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+
+
+def _moon(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    r = w * 0.42
+    cx, cy = w / 2, h / 2
+    d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=255)
+    off = w * 0.36
+    d.ellipse([cx - r + off, cy - r - w * 0.06, cx + r + off, cy + r - w * 0.06], fill=0)
+
+
+def _fox(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.polygon([(w * 0.06, h * 0.30), (w * 0.94, h * 0.30), (w * 0.5, h * 0.96)], fill=255)
+    d.polygon([(w * 0.08, h * 0.32), (w * 0.16, h * 0.03), (w * 0.40, h * 0.32)], fill=255)
+    d.polygon([(w * 0.92, h * 0.32), (w * 0.84, h * 0.03), (w * 0.60, h * 0.32)], fill=255)
+
+
+def _oni(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.rectangle([w * 0.14, h * 0.26, w * 0.86, h * 0.94], fill=255)
+    d.polygon([(w * 0.16, h * 0.28), (w * 0.06, h * 0.02), (w * 0.36, h * 0.28)], fill=255)
+    d.polygon([(w * 0.84, h * 0.28), (w * 0.94, h * 0.02), (w * 0.64, h * 0.28)], fill=255)
+
+
+def _cat(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.ellipse([w * 0.04, h * 0.26, w * 0.96, h * 0.92], fill=255)
+    d.polygon([(w * 0.12, h * 0.40), (w * 0.18, h * 0.10), (w * 0.42, h * 0.30)], fill=255)
+    d.polygon([(w * 0.88, h * 0.40), (w * 0.82, h * 0.10), (w * 0.58, h * 0.30)], fill=255)
+
+
+def _owl(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.ellipse([w * 0.16, h * 0.12, w * 0.84, h * 0.98], fill=255)
+    d.polygon([(w * 0.20, h * 0.38), (w * 0.18, h * 0.02), (w * 0.45, h * 0.20)], fill=255)
+    d.polygon([(w * 0.80, h * 0.38), (w * 0.82, h * 0.02), (w * 0.55, h * 0.20)], fill=255)
+
+
+def _ghost(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.ellipse([w * 0.14, h * 0.04, w * 0.86, h * 0.76], fill=255)
+    d.rectangle([w * 0.14, h * 0.40, w * 0.86, h * 0.84], fill=255)
+    bumps = 4
+    bw = w * 0.72 / bumps
+    for i in range(bumps):
+        x = w * 0.14 + i * bw
+        d.ellipse([x, h * 0.76, x + bw, h * 0.96], fill=255)
+
+
+def _tiger(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.polygon(_regular(w / 2, h / 2, w * 0.47, 6, start=math.pi / 6), fill=255)
+
+
+def _crane(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.ellipse([w * 0.26, h * 0.02, w * 0.74, h * 0.80], fill=255)
+    d.polygon([(w * 0.36, h * 0.66), (w * 0.64, h * 0.66), (w * 0.5, h * 0.99)], fill=255)
+
+
+def _dragon(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    d.polygon([(w * 0.5, h * 0.02), (w * 0.92, h * 0.5), (w * 0.5, h * 0.98), (w * 0.08, h * 0.5)], fill=255)
+    for y in (0.30, 0.5, 0.70):
+        d.polygon([(w * 0.25, h * (y - 0.08)), (w * 0.0, h * y), (w * 0.25, h * (y + 0.08))], fill=255)
+        d.polygon([(w * 0.75, h * (y - 0.08)), (w * 1.0, h * y), (w * 0.75, h * (y + 0.08))], fill=255)
+
+
+SHAPES: tuple[Callable[[ImageDraw.ImageDraw, int, int], None], ...] = (
+    _sun,
+    _moon,
+    _fox,
+    _oni,
+    _cat,
+    _owl,
+    _ghost,
+    _tiger,
+    _crane,
+    _dragon,
+)
+
+# -- patterns: drawn over the whole box, then cut out by the silhouette ---------------------------
+
+
+def _pattern(d: ImageDraw.ImageDraw, mask: int, w: int, h: int, ink: tuple[int, int, int]) -> None:
+    step = w // 8
+    lw = max(2, step // 3)
+    if mask == 0:  # dots
+        for y in range(step // 2, h, step):
+            for x in range(step // 2 + (y // step % 2) * step // 2, w, step):
+                d.ellipse([x - lw, y - lw, x + lw, y + lw], fill=ink)
+    elif mask == 1:  # crosses
+        for y in range(step // 2, h, step):
+            for x in range(step // 2, w, step):
+                d.line([x - lw, y, x + lw, y], fill=ink, width=lw // 2 + 1)
+                d.line([x, y - lw, x, y + lw], fill=ink, width=lw // 2 + 1)
+    elif mask == 2:  # diagonal stripes
+        for x in range(-h, w, step):
+            d.line([x, h, x + h, 0], fill=ink, width=lw)
+    elif mask == 3:  # checks
+        for y in range(0, h, step):
+            for x in range((y // step % 2) * step, w, 2 * step):
+                d.rectangle([x, y, x + step - 1, y + step - 1], fill=ink)
+    elif mask == 4:  # horizontal stripes
+        for y in range(0, h, step):
+            d.line([0, y, w, y], fill=ink, width=lw)
+    elif mask == 5:  # chevrons
+        for y in range(0, h + step, step):
+            for x in range(0, w, step):
+                d.line(
+                    [x, y - step // 2, x + step // 2, y, x + step, y - step // 2], fill=ink, width=lw // 2 + 1
+                )
+    elif mask == 7:  # zigzag bands
+        for x in range(0, w, step + step // 2):
+            points = [(x + (step // 2 if i % 2 else 0), i * step // 2) for i in range(2 * h // step + 2)]
+            d.line(points, fill=ink, width=lw)
+    elif mask == 8:  # vertical stripes
+        for x in range(0, w, step):
+            d.line([x, 0, x, h], fill=ink, width=lw)
+    elif mask == 9:  # cross-hatch
+        for x in range(-h, w, step):
+            d.line([x, h, x + h, 0], fill=ink, width=lw // 2 + 1)
+            d.line([x, 0, x + h, h], fill=ink, width=lw // 2 + 1)
+    # 6 (Ghost) stays plain: "no pattern" is a pattern too.
+
+
+def _face(d: ImageDraw.ImageDraw, mask: int, x0: int, y0: int, w: int, h: int) -> None:
+    """Eyes and mouth, placed for each silhouette."""
+    cx = x0 + w / 2
+    eye_y = y0 + h * {2: 0.45, 3: 0.50, 4: 0.55, 6: 0.35, 8: 0.30, 5: 0.40}.get(mask, 0.45)
+    spread = w * (0.10 if mask == 8 else 0.16)
+    r = w * (0.11 if mask == 5 else 0.06)
+    if mask == 7:  # the tiger's stripes would swallow its face: give it a pale muzzle
+        d.ellipse(
+            [cx - w * 0.28, y0 + h * 0.30, cx + w * 0.28, y0 + h * 0.74],
+            fill=PAPER,
+            outline=INK,
+            width=w // 60,
+        )
+    if mask == 1:  # the crescent's face sits in its left part
+        cx -= w * 0.14
+        spread = w * 0.08
+    for sx in (-1, 1):
+        ex = cx + sx * spread
+        if mask == 5:  # owl: big ringed eyes
+            d.ellipse([ex - r, eye_y - r, ex + r, eye_y + r], fill=PAPER, outline=INK, width=w // 40)
+            d.ellipse([ex - r / 2.5, eye_y - r / 2.5, ex + r / 2.5, eye_y + r / 2.5], fill=INK)
+        elif mask in (2, 4, 7):  # slanted eyes
+            d.polygon(
+                [
+                    (ex - r * 1.4, eye_y - sx * r * 0.1),
+                    (ex + r * 1.4, eye_y + sx * r * 0.1 - r),
+                    (ex, eye_y + r * 0.6),
+                ],
+                fill=INK,
+            )
+        else:
+            d.ellipse([ex - r, eye_y - r, ex + r, eye_y + r], fill=INK)
+    mouth_y = eye_y + h * (0.18 if mask not in (8, 6) else 0.16)
+    mw = w * (0.05 if mask == 8 else 0.12)
+    if mask == 3:  # oni: fangs
+        d.rectangle([cx - mw, mouth_y, cx + mw, mouth_y + h * 0.06], fill=INK)
+        d.polygon(
+            [(cx - mw, mouth_y), (cx - mw * 0.6, mouth_y + h * 0.1), (cx - mw * 0.2, mouth_y)], fill=PAPER
+        )
+        d.polygon(
+            [(cx + mw, mouth_y), (cx + mw * 0.6, mouth_y + h * 0.1), (cx + mw * 0.2, mouth_y)], fill=PAPER
+        )
+    elif mask == 6:  # ghost: round "oh"
+        d.ellipse([cx - mw / 2, mouth_y - mw / 3, cx + mw / 2, mouth_y + mw], fill=INK)
+    else:
+        d.arc([cx - mw, mouth_y - mw, cx + mw, mouth_y + mw * 0.6], 20, 160, fill=INK, width=max(2, w // 45))
+
+
+@cache
+def mask_card(mask: int, scale: float = 1.0) -> Image.Image:
+    """The card for one mask (RGB), ``scale`` times the board size. Cached: treat it as read-only."""
+    if not 0 <= mask < len(MASKS):
+        raise ValueError(f"no mask {mask}")
+    w, h = CARD_W * SS, CARD_H * SS
+    card = Image.new("RGB", (w, h), PAPER)
+    d = ImageDraw.Draw(card)
+    fill, ink = COLOURS[mask]
+    art = (int(w * 0.08), int(h * 0.05), int(w * 0.84), int(w * 0.84))  # x, y, width, height
+    x0, y0, aw, ah = art
+    shape = Image.new("L", (aw, ah), 0)
+    SHAPES[mask](ImageDraw.Draw(shape), aw, ah)
+    paint = Image.new("RGB", (aw, ah), fill)
+    _pattern(ImageDraw.Draw(paint), mask, aw, ah, ink)
+    # A dark rim: the silhouette pasted in ink, then the painted face over a slightly shrunk copy.
+    card.paste(INK, (x0, y0, x0 + aw, y0 + ah), shape)
+    inner = shape.resize((aw - 10 * SS, ah - 10 * SS))
+    rim = Image.new("L", (aw, ah), 0)
+    rim.paste(inner, (5 * SS, 5 * SS))
+    card.paste(paint, (x0, y0), rim)
+    _face(d, mask, x0, y0, aw, ah)
+    name = MASKS[mask]
+    d.text((w / 2, h * 0.86), name, font=_font(int(22 * SS)), fill=INK, anchor="mm")
+    d.rounded_rectangle([1, 1, w - 2, h - 2], radius=8 * SS, outline=INK, width=3 * SS)
+    size = (round(CARD_W * scale), round(CARD_H * scale))
+    return card.resize(size, Image.Resampling.LANCZOS)
+
+
+@cache
+def actor_card(scale: float = 1.0) -> Image.Image:
+    """An empty stack: the bare actor."""
+    w, h = CARD_W * SS, CARD_H * SS
+    card = Image.new("RGB", (w, h), (205, 200, 190))
+    d = ImageDraw.Draw(card)
+    grey = (120, 115, 110)
+    d.ellipse([w * 0.34, h * 0.12, w * 0.66, h * 0.35], fill=grey)
+    d.pieslice([w * 0.16, h * 0.38, w * 0.84, h * 0.98], 180, 360, fill=grey)
+    d.text((w / 2, h * 0.80), "actor", font=_font(int(20 * SS)), fill=INK, anchor="mm")
+    d.rounded_rectangle([1, 1, w - 2, h - 2], radius=8 * SS, outline=grey, width=3 * SS)
+    size = (round(CARD_W * scale), round(CARD_H * scale))
+    return card.resize(size, Image.Resampling.LANCZOS)
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    # Fast compression: these pictures are small and speed matters more than a few kB.
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+GAP = 14
+MARGIN = 16
+LABEL_H = 26
+
+
+@lru_cache(maxsize=256)
+def render_board(
+    tops: tuple[int | None, ...], heights: tuple[int, ...], current: int | None, last_stack: int | None = None
+) -> bytes:
+    """PNG of the four stack tops (with heights) and the card on show; ``last_stack`` gets a marker
+    because its top card is the one that can be challenged."""
+    if len(tops) != STACKS or len(heights) != STACKS:
+        raise ValueError(f"need {STACKS} stacks")
+    width = MARGIN * 2 + STACKS * CARD_W + (STACKS - 1) * GAP + GAP * 3 + CARD_W
+    height = MARGIN * 2 + LABEL_H * 2 + CARD_H
+    img = Image.new("RGB", (width, height), TABLE)
+    d = ImageDraw.Draw(img)
+    font = _font(15)
+    y = MARGIN + LABEL_H
+    for s in range(STACKS):
+        x = MARGIN + s * (CARD_W + GAP)
+        top = tops[s]
+        img.paste(actor_card() if top is None else mask_card(top), (x, y))
+        d.text(
+            (x + CARD_W / 2, MARGIN + LABEL_H / 2), f"Stack {s + 1}", font=font, fill=TABLE_TEXT, anchor="mm"
+        )
+        n = heights[s]
+        label = "empty" if n == 0 else f"{n} card" + ("s" if n != 1 else "")
+        d.text((x + CARD_W / 2, y + CARD_H + LABEL_H / 2), label, font=font, fill=TABLE_TEXT, anchor="mm")
+        if last_stack == s:
+            # A yellow frame with corner ticks: visible without relying on the colour.
+            d.rectangle([x - 5, y - 5, x + CARD_W + 4, y + CARD_H + 4], outline=MARK, width=4)
+            d.text((x + CARD_W - 4, MARGIN + LABEL_H / 2), "last", font=_font(12), fill=MARK, anchor="rm")
+    x = width - MARGIN - CARD_W
+    d.line([x - GAP * 1.5, MARGIN, x - GAP * 1.5, height - MARGIN], fill=TABLE_TEXT, width=2)
+    d.text((x + CARD_W / 2, MARGIN + LABEL_H / 2), "On show", font=font, fill=TABLE_TEXT, anchor="mm")
+    if current is None:
+        d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=8, outline=TABLE_TEXT, width=2)
+        d.text((x + CARD_W / 2, y + CARD_H / 2), "—", font=_font(28), fill=TABLE_TEXT, anchor="mm")
+    else:
+        img.paste(mask_card(current), (x, y))
+    return _png(img)
+
+
+REVEAL_SCALE = 0.5
+REVEAL_PER_ROW = 10
+
+
+@lru_cache(maxsize=32)
+def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> bytes:
+    """PNG of a challenged stack, bottom to top (left to right, row by row): the top card is framed
+    and labelled TOP, every card matching it is framed and labelled SAME."""
+    if not cards:
+        raise ValueError("an empty stack cannot be revealed")
+    cw, ch = round(CARD_W * REVEAL_SCALE), round(CARD_H * REVEAL_SCALE)
+    gap, label = 10, 20
+    cols = min(len(cards), REVEAL_PER_ROW)
+    rows = math.ceil(len(cards) / REVEAL_PER_ROW)
+    head = 30
+    width = MARGIN * 2 + cols * cw + (cols - 1) * gap
+    width = max(width, 260)
+    height = MARGIN * 2 + head + rows * (ch + label + gap)
+    img = Image.new("RGB", (width, height), TABLE)
+    d = ImageDraw.Draw(img)
+    k = len(matches)
+    title = f"Stack {stack + 1}, bottom to top: {k} match" + ("" if k == 1 else "es")
+    d.text((MARGIN, MARGIN + head / 2 - 4), title, font=_font(16), fill=TABLE_TEXT, anchor="lm")
+    marked = set(matches)
+    small = _font(12)
+    for i, card in enumerate(cards):
+        r, c = divmod(i, REVEAL_PER_ROW)
+        x = MARGIN + c * (cw + gap)
+        y = MARGIN + head + r * (ch + label + gap)
+        img.paste(mask_card(card, REVEAL_SCALE), (x, y))
+        top = i == len(cards) - 1
+        if top or i in marked:
+            d.rectangle([x - 4, y - 4, x + cw + 3, y + ch + 3], outline=MARK, width=4 if top else 3)
+        text = "TOP" if top else ("SAME" if i in marked else str(i + 1))
+        colour = MARK if top or i in marked else TABLE_TEXT
+        d.text((x + cw / 2, y + ch + label / 2 + 2), text, font=small, fill=colour, anchor="mm")
+    return _png(img)
+
+
+def board_png(view: Mapping[str, Any]) -> bytes:
+    """The board picture for an engine's public view."""
+    stacks = view["stacks"]
+    current = view["current"]
+    window = view.get("stop_window")
+    return render_board(
+        tuple(s["top"] for s in stacks),
+        tuple(s["height"] for s in stacks),
+        None if current is None else current["card"],
+        None if window is None else window["stack"],
+    )
+
+
+def reveal_png(view: Mapping[str, Any]) -> bytes | None:
+    """The revealed stack's picture for a public view, or None when nothing is being shown."""
+    reveal = view.get("reveal")
+    if reveal is None:
+        return None
+    return render_reveal(tuple(reveal["cards"]), tuple(reveal["matches"]), reveal["stack"])
+
+
+def gallery_png(scale: float = 1.0) -> bytes:
+    """All ten masks side by side (for docs and for eyeballing the designs)."""
+    cw, ch = round(CARD_W * scale), round(CARD_H * scale)
+    img = Image.new("RGB", (MARGIN * 2 + 5 * cw + 4 * GAP, MARGIN * 2 + 2 * ch + GAP), TABLE)
+    for m in range(len(MASKS)):
+        r, c = divmod(m, 5)
+        img.paste(mask_card(m, scale), (MARGIN + c * (cw + GAP), MARGIN + r * (ch + GAP)))
+    return _png(img)
+
+
+__all__: Sequence[str] = (
+    "MASKS",
+    "board_png",
+    "gallery_png",
+    "mask_card",
+    "render_board",
+    "render_reveal",
+    "reveal_png",
+)
