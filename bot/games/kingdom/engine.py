@@ -9,6 +9,7 @@ reveal.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, Self
 
@@ -38,6 +39,12 @@ LENGTHS = range(2, 7)  # Classic / Death over all: rounds = players x length
 DOA_PENALTIES = (3, 2, 1)  # Death over all: lowest, second-lowest, third-lowest value
 TARGETED = ("thief", "bard")
 STATE_VERSION = 1
+# Attributes saved as they are by to_json (the dice and the face-up set are converted).
+_STATE_KEYS = (
+    "players", "mode", "length", "turn_ms", "reveal_ms", "decks", "tokens", "out", "eliminated",
+    "round", "rounds_total", "dealer", "order", "pos", "hands", "deal", "deck", "discards", "peek",
+    "acted", "phase", "deadline", "actions", "reveal", "winners", "version", "log",
+)  # fmt: skip
 
 
 def start_tokens(players: int) -> int:
@@ -94,6 +101,8 @@ class KingdomEngine(GameEngine):
         self.winners: list[int] = []
         self.version = 0
         self.log: list[dict[str, Any]] = []  # replay log: every accepted input in order
+        # The events of the first deal made by ``new`` (private cards, Kings shown); not saved.
+        self.opening: list[Event] = []
 
     @classmethod
     def check_mode_players(cls, mode: str, players: int) -> None:
@@ -140,7 +149,7 @@ class KingdomEngine(GameEngine):
         self.deal = [None] * players
         self.dealer = dealer
         self.log.append({"new": {"players": players, "seed": seed, "options": dict(options), "now": now}})
-        self._start_round(now, [])
+        self._start_round(now, self.opening)
         return self
 
     @staticmethod
@@ -383,20 +392,22 @@ class KingdomEngine(GameEngine):
         acts: list[dict[str, Any]] = [{"type": "stand"}]
         if c == KING:
             return acts
-        later = [s for s in self.order[self.pos + 1 :] if not self._holds_king(s)]
-        right = self.order[self.pos + 1] if self.pos + 1 < len(self.order) else None
+        hands = self.hands
+        rest = self.order[self.pos + 1 :]
+        right = rest[0] if rest else None
+        right_free = right is not None and hands[right] >> 1 != KING  # type: ignore[operator]
         if right is None:
             if self.deck:
                 acts.append({"type": "cut"})
-        elif not self._holds_king(right):
+        elif right_free:
             acts.append({"type": "exchange", "target": right})
-        if c == TRADER and self.deck:
-            acts.append({"type": "trader"})
-        elif c == THIEF:
-            acts.extend({"type": "thief", "target": t} for t in later)
-        elif c == BARD:
-            acts.extend({"type": "bard", "target": t} for t in later)
-        elif c == DRAGON and right is not None and not self._holds_king(right) and self.deck:
+        if c == TRADER:
+            if self.deck:
+                acts.append({"type": "trader"})
+        elif c in (THIEF, BARD):
+            kind = "thief" if c == THIEF else "bard"
+            acts.extend({"type": kind, "target": t} for t in rest if hands[t] >> 1 != KING)  # type: ignore[operator]
+        elif c == DRAGON and right_free and self.deck:
             acts.append({"type": "dragon", "target": right})
         return acts
 
@@ -416,6 +427,8 @@ class KingdomEngine(GameEngine):
         if self._holds_king(seat):
             return IllegalAction("The King's holder can only stand.")
         target = action.get("target")
+        if target is None and kind in ("exchange", "dragon"):
+            target = self.right_of(seat)
         if isinstance(target, int) and 0 <= target < self.players and self._holds_king(target):
             return IllegalAction("Nobody can take the King from its holder.")
         if kind in ("trader", "thief", "bard", "dragon"):
@@ -624,54 +637,19 @@ class KingdomEngine(GameEngine):
 
     # ----------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:
-        return {
-            "v": STATE_VERSION,
-            "players": self.players,
-            "mode": self.mode,
-            "length": self.length,
-            "turn_ms": self.turn_ms,
-            "reveal_ms": self.reveal_ms,
-            "decks": [list(d) for d in self.decks],
-            "dice": self.dice.to_json(),
-            "tokens": list(self.tokens),
-            "out": list(self.out),
-            "eliminated": [list(g) for g in self.eliminated],
-            "round": self.round,
-            "rounds_total": self.rounds_total,
-            "dealer": self.dealer,
-            "order": list(self.order),
-            "pos": self.pos,
-            "hands": list(self.hands),
-            "deal": list(self.deal),
-            "deck": list(self.deck),
-            "discards": list(self.discards),
-            "face_up": sorted(self.face_up),
-            "peek": dict(self.peek) if self.peek else None,
-            "acted": list(self.acted),
-            "phase": self.phase,
-            "deadline": self.deadline,
-            "actions": [dict(a) for a in self.actions],
-            "reveal": self.reveal,
-            "winners": list(self.winners),
-            "version": self.version,
-            "log": list(self.log),
-        }
+        data = {key: copy.deepcopy(getattr(self, key)) for key in _STATE_KEYS}
+        data.update(v=STATE_VERSION, dice=self.dice.to_json(), face_up=sorted(self.face_up))
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        import copy
-
-        d = copy.deepcopy(dict(data))
-        if d.get("v") != STATE_VERSION:
-            raise ValueError(f"Unknown Death Over the Kingdom save version {d.get('v')!r}.")
+        if data.get("v") != STATE_VERSION:
+            raise ValueError(f"Unknown Death Over the Kingdom save version {data.get('v')!r}.")
         self = cls()
-        for key in (
-            "players mode length turn_ms reveal_ms decks tokens out eliminated round rounds_total dealer "
-            "order pos hands deal deck discards peek acted phase deadline actions reveal winners version log"
-        ).split():
-            setattr(self, key, d[key])
-        self.dice = Dice.from_json(d["dice"])
-        self.face_up = set(d["face_up"])
+        for key in _STATE_KEYS:
+            setattr(self, key, copy.deepcopy(data[key]))
+        self.dice = Dice.from_json(data["dice"])
+        self.face_up = set(data["face_up"])
         return self
 
     # ----------------------------------------------------------------- end
