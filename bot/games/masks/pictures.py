@@ -400,7 +400,8 @@ def face_image(face: int, size: int = 256) -> Image.Image:
 
 def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    # Level 3 is ~1.5× faster than the default 6 for a 2% bigger file: boards are redrawn per claim.
+    image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 

@@ -1,0 +1,78 @@
+"""Benchmark of the Island of Monster Masks engine: ``python bench/bench_masks_engine.py``.
+
+Times a whole 8-player game played by computer guessers (target: median under 5 ms) and the
+picture renders, freshly drawn and from the cache.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.games.masks.pictures import board_png, face_image, face_png  # noqa: E402
+from bot.games.masks.players import play_game  # noqa: E402
+
+TARGET_MS = 5.0
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def clear_caches() -> None:
+    face_image.cache_clear()
+    face_png.cache_clear()
+    board_png.cache_clear()
+
+
+def main() -> int:
+    seeds = iter(range(10**9))
+    games = timed(lambda: play_game(8, next(seeds)), 300)
+    median = statistics.median(games)
+    verdict = "ok" if median < TARGET_MS else "SLOW"
+    print(f"8-player game with computer players: median {median:.2f} ms, p90 "
+          f"{statistics.quantiles(games, n=10)[-1]:.2f} ms over {len(games)} games "
+          f"(target < {TARGET_MS:.0f} ms: {verdict})")  # fmt: skip
+
+    def fresh_face() -> None:
+        clear_caches()
+        face_png(7)
+
+    def fresh_board() -> None:
+        clear_caches()
+        board_png(((3, "Alice"), (7, "Bob")), 7)
+
+    face_png(7)
+    board_png(((3, "Alice"), (7, "Bob")), 7)
+    rows = [
+        ("face (new)", timed(fresh_face, 20)),
+        ("face (cached)", timed(lambda: face_png(7), 1000)),
+        ("board, all faces new", timed(fresh_board, 5)),
+        ("board (cached)", timed(lambda: board_png(((3, "Alice"), (7, "Bob")), 7), 1000)),
+    ]
+    face_png(1)  # warm the face cache so the next row measures only the board composition
+    board_png()
+    seats = iter(range(10**9))
+    rows.append(
+        (
+            "board, new marks, faces cached",
+            timed(lambda: board_png(((next(seats) % 16, f"Zoe{next(seats)}"),)), 30),
+        )
+    )
+    for name, times in rows:
+        print(f"picture {name}: median {statistics.median(times):.3f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
