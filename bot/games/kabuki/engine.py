@@ -279,8 +279,8 @@ class KabukiEngine(GameEngine):
         if seat != self.active:
             return "It is not your turn."
         if now < self.place_from:
-            wait = self.place_from - now
-            return f"Wait {wait / 1000:.1f} s: the others still get a chance to press Stop."
+            tenths = -(-(self.place_from - now) // 100)  # rounded up, so never "wait 0.0 s"
+            return f"Wait {tenths / 10:.1f} s: the others still get a chance to press Stop."
         return None
 
     def _check_place(self, seat: int, action: Mapping[str, Any], now: int) -> None:
