@@ -446,6 +446,10 @@ class KingdomEngine(GameEngine):
 
     def apply(self, seat: int, action: Action, now: int) -> list[Event]:
         kind = action.get("type")
+        if kind == "stand" and self.phase == "play" and self.peek is None and self.order[self.pos] == seat:
+            # Standing is always open to the player to act: skip listing every option (hot path).
+            self.log.append({"seat": seat, "action": {"type": "stand"}, "now": now})
+            return self._perform(seat, {"type": "stand"}, now)
         legal = self.legal_actions(seat)
         # Untargeted actions may omit the target (e.g. the Dragon always hits the right player).
         match = next(
