@@ -18,16 +18,14 @@ from bot.games.kingdom.cards import (
     BARD,
     CHARACTERS,
     COPIES,
-    DEATH,
     DECK_SIZE,
     DRAGON,
     KING,
-    MONK,
     THIEF,
     TRADER,
-    TURN_TRIGGER,
     card_info,
 )
+from bot.games.kingdom.resolution import resolve, token_changes
 
 MODES: dict[str, tuple[int, int]] = {
     "classic": (3, 16),
@@ -36,7 +34,6 @@ MODES: dict[str, tuple[int, int]] = {
 }
 DEFAULTS: dict[str, Any] = {"mode": "classic", "length": 3, "turn_ms": 60_000, "reveal_ms": 0}
 LENGTHS = range(2, 7)  # Classic / Death over all: rounds = players x length
-DOA_PENALTIES = (3, 2, 1)  # Death over all: lowest, second-lowest, third-lowest value
 TARGETED = ("thief", "bard")
 STATE_VERSION = 1
 # Attributes saved as they are by to_json (the dice and the face-up set are converted).
@@ -247,61 +244,9 @@ class KingdomEngine(GameEngine):
     def _reveal(self, now: int, events: list[Event]) -> None:
         order = self.order
         chars = {s: self.hands[s] >> 1 for s in order}  # type: ignore[operator]
-        in_play = set(chars.values())
-        values: dict[int, int] = {}
-        turned: dict[int, bool] = {}
-        effects: list[dict[str, Any]] = []
-        # 1. Every turn condition is checked against the characters in play before anything
-        #    turns, so a turned Knight still slays Dragons.
-        for s in order:
-            c = chars[s]
-            trigger = TURN_TRIGGER[c]
-            if trigger >= 0 and trigger in in_play:
-                values[s] = CHARACTERS[c].turned  # type: ignore[assignment]
-                turned[s] = True
-                effects.append(
-                    {"effect": "turn", "seat": s, "char": c, "because": trigger, "value": values[s]}
-                )
-            else:
-                values[s] = c
-                turned[s] = False
-        # 2. Monks copy in seat order from the first player, each the *current* value on its right
-        #    (a Monk to the right that has not copied yet still reads 6).
-        copied: dict[int, int] = {}
-        for i, s in enumerate(order):
-            if chars[s] != MONK:
-                continue
-            if i + 1 == len(order):
-                effects.append({"effect": "dealer_monk", "seat": s, "value": values[s]})
-            else:
-                right = order[i + 1]
-                values[s] = values[right]
-                copied[s] = right
-                effects.append({"effect": "monk", "seat": s, "from": right, "value": values[s]})
-        # 3. Compare. A Monk that copied Death has value 0 but does not "hold Death".
-        death = [s for s in order if chars[s] == DEATH]
-        lowest = min(values.values())
-        losers = [s for s in order if values[s] == lowest or s in death]
-        delta = [0] * self.players
+        res = resolve(order, chars)
+        delta = token_changes(self.mode, order, chars, res, self.tokens)
         gone: list[int] = []
-        if self.mode == "classic":
-            for s in losers:
-                delta[s] = 1
-        elif self.mode == "death-over-all":
-            ranks = sorted(set(values.values()))[: len(DOA_PENALTIES)]
-            for s in order:
-                v = values[s]
-                if s in death:
-                    delta[s] = DOA_PENALTIES[0]
-                elif v in ranks:
-                    delta[s] = DOA_PENALTIES[ranks.index(v)]
-            for s in order:
-                if chars[s] == KING and self.tokens[s] + delta[s] > 0:
-                    delta[s] -= 1
-                    effects.append({"effect": "king_returns", "seat": s})
-        else:
-            for s in losers:
-                delta[s] = -1
         for s in order:
             self.tokens[s] += delta[s]
             if self.mode == "only-one" and self.tokens[s] <= 0:
@@ -316,17 +261,17 @@ class KingdomEngine(GameEngine):
                 {
                     "seat": s,
                     **card_info(chars[s]),
-                    "turned": turned[s],
-                    "copied_from": copied.get(s),
-                    "value": values[s],
-                    "loser": s in losers,
+                    "turned": res.turned[s],
+                    "copied_from": res.copied.get(s),
+                    "value": res.values[s],
+                    "loser": s in res.losers,
                     "delta": delta[s],
                 }
                 for s in order
             ],
-            "effects": effects,
-            "losers": losers,
-            "death": death,
+            "effects": res.effects,
+            "losers": res.losers,
+            "death": res.death,
             "delta": delta,
             "tokens": list(self.tokens),
             "eliminated": gone,
