@@ -40,6 +40,9 @@ OVER = "over"
 
 # Event data fields that show buried cards: kept out of the view's remembered ``last_event``.
 _SECRET_FIELDS = ("cards", "matches")
+# Routine events that would otherwise push the interesting news ("placed for an idle player",
+# "X caught Y") off the board's last-event line; the view shows their content anyway.
+_QUIET = frozenset({"turn", "reveal_end"})
 
 
 def tokens_per_player(players: int) -> int:
@@ -363,6 +366,8 @@ class KabukiEngine(GameEngine):
         self._events.append(Event(kind, data, to))
         if to is None:
             self.version += 1
+            if kind in _QUIET:
+                return
             self.last_event = {
                 "kind": kind,
                 "data": {k: v for k, v in data.items() if k not in _SECRET_FIELDS},
