@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 
+import pytest
 from PIL import Image
 
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.pictures import MASKS, board_png, mask_card, render_board, render_reveal, reveal_png
-from bot.games.kabuki.simulate import main
+from bot.games.kabuki.simulate import check_log, main
 
 
 def test_there_are_ten_named_masks_and_each_card_looks_different() -> None:
@@ -35,9 +37,13 @@ def test_the_reveal_picture_shows_the_stack_only_while_it_is_revealed() -> None:
     assert Image.open(io.BytesIO(png)).format == "PNG"
 
 
-def test_the_simulator_command_prints_a_summary_and_json_lines(capsys) -> None:
+def test_the_simulator_command_prints_a_summary_and_replayable_json_lines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["--players", "3", "--games", "2", "--seed", "4"]) == 0
     assert "average total" in capsys.readouterr().out
     assert main(["--players", "2", "--games", "2", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("{")
+    assert len(lines) == 2
+    for line in lines:
+        check_log(json.loads(line))  # someone else can replay and check every game

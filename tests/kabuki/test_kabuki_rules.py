@@ -598,3 +598,24 @@ def test_full_deck_keeps_ten_masks_five_copies() -> None:
     assert Counter(full_deck((SUN, SUN))) == {m: 5 for m in range(10)}
     with pytest.raises(ValueError):
         full_deck((SUN,) * 6)
+
+
+def test_the_engine_is_pure_no_discord_asyncio_clock_or_global_random() -> None:
+    import ast
+    from pathlib import Path
+
+    import bot.games.kabuki.engine as module
+
+    tree = ast.parse(Path(module.__file__).read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not imported & {"discord", "asyncio", "time", "datetime", "random"}
