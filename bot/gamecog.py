@@ -107,6 +107,10 @@ class GameCog(commands.GroupCog):
             action["values"] = list(press.values)
         return action
 
+    def recorded_scores(self, session: Session, result: Result) -> list[int]:
+        """The score each seat gets in the standings; by default the engine's scores."""
+        return list(result.scores)
+
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         """Keyword arguments for an ephemeral message telling ``seat`` a private event, or None."""
         return None
@@ -247,11 +251,17 @@ class GameCog(commands.GroupCog):
             if not self._alive(session, PLAYING):
                 return await reply_private(interaction, "This game is over.")
             assert session.engine is not None
+            # Deadlines due by now fire first (a race closed while its timer was still waking),
+            # so the press meets the state the players see.
+            events = session.engine.advance(now_ms())
             try:
                 action = self.action_for(session, seat, press)
-                events = session.engine.apply(seat, action, snowflake_ms(interaction.id))
+                events += session.engine.apply(seat, action, snowflake_ms(interaction.id))
             except IllegalAction as refusal:
-                return await reply_private(interaction, refusal.reason)
+                await reply_private(interaction, refusal.reason)
+                if events:
+                    await self._after_change(session, events)
+                return
             session.last_interaction[seat] = interaction
             await self._after_change(session, events, interaction, presser=seat)
 
@@ -375,11 +385,12 @@ class GameCog(commands.GroupCog):
         await self._publish(session, closed_board(f"{self.title} — ended", text), interaction)
 
     async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
+        scores = self.recorded_scores(session, result) if result else [0] * len(session.players)
         players = [
             PlayerRecord(
                 user_id=user_id,
                 seat=seat,
-                score=result.scores[seat] if result else 0,
+                score=scores[seat],
                 won=bool(result and seat in result.winners),
             )
             for seat, user_id in enumerate(session.players)

@@ -101,10 +101,10 @@ class Storage:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path))
         # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await db.execute("PRAGMA foreign_keys=ON")
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000", "foreign_keys=ON"):
+            # A PRAGMA that answers leaves its statement open until read; close it before any commit.
+            async with db.execute(f"PRAGMA {pragma}") as cursor:
+                await cursor.fetchall()
         storage = cls(db)
         await storage._migrate()
         return storage

@@ -1,0 +1,69 @@
+"""Shared fixtures: a bot on a temporary database, and a server with a #games channel."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tapgame import TapCog  # noqa: E402
+
+from bot.client import GameBot, create_bot  # noqa: E402
+from bot.config import Config  # noqa: E402
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.db"
+
+
+@pytest.fixture
+def make_bot(db_path: Path):
+    """Builds a fresh bot on the test's database (a restart needs a new bot object)."""
+
+    def make(game_cogs=None) -> GameBot:
+        config = Config(token=None, database_path=str(db_path), dev_guild_id=None, log_level="INFO")
+        cogs = [TapCog] if game_cogs is None else game_cogs
+        return create_bot(config, game_cogs=cogs)
+
+    return make
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot()
+
+
+@dataclass
+class World:
+    env: object
+    guild: object
+    channel: object
+    members: list
+    mod: object
+
+    def board(self):
+        """The newest bot message in the channel, as the bot's own cache sees it."""
+        return self.channel.last_message
+
+
+def build_world(env, names=("alice", "bob", "carol", "dave", "erin", "frank"), guild_name="Friends") -> World:
+    guild = env.create_guild(guild_name)
+    channel = guild.create_text_channel("games")
+    members = [
+        guild.add_member(env.create_user(f"{name}-{guild_name}" if guild_name != "Friends" else name))
+        for name in names
+    ]
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = guild.add_member(env.create_user(f"mod-{guild_name}"), roles=[mods])
+    return World(env, guild, channel, members, mod)
+
+
+@pytest.fixture
+def world(simcord_env) -> World:
+    return build_world(simcord_env)

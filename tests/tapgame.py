@@ -1,0 +1,158 @@
+"""A tiny test-only game ("Tap") that exercises the engine protocol and the session layer.
+
+Seats take turns. The active seat presses Tap (+1 point) or Pass. A turn timer passes for an
+idle seat. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
+ends after ``target`` taps in all; the most taps win. Users never see this game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+
+from bot.board import Board
+from bot.components import GameButton, Press
+from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
+from bot.gamecog import GameCog, reply_private
+from bot.sessions import Session
+
+
+class TapEngine(GameEngine):
+    kind = "tap"
+    title = "Tap"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.s = state
+
+    @classmethod
+    def new(cls, players: int, seed: int, options: Mapping[str, Any], now: int) -> Self:
+        cls.check_players(players)
+        target = int(options.get("target", 3))
+        if not 1 <= target <= 50:
+            raise ValueError("target must be 1–50")
+        dice = Dice(seed)
+        secrets = [dice.randrange(1000) for _ in range(players)]
+        turn_ms = int(options.get("turn_ms", 30_000))
+        return cls(
+            {
+                "n": players,
+                "target": target,
+                "turn": 0,
+                "active": 0,
+                "scores": [0] * players,
+                "secrets": secrets,
+                "dice": dice.to_json(),
+                "turn_ms": turn_ms,
+                "deadline": now + turn_ms,
+                "taps": 0,
+            }
+        )
+
+    def apply(self, seat: int, action: Mapping[str, Any], now: int) -> list[Event]:
+        if self.is_over:
+            raise IllegalAction("The game is over.")
+        if seat != self.s["active"]:
+            raise IllegalAction("It is not your turn.")
+        kind = action.get("type")
+        if kind == "tap":
+            self.s["scores"][seat] += 1
+            self.s["taps"] += 1
+            events = [
+                Event("tapped", {"seat": seat}),
+                Event("secret", {"value": self.s["secrets"][seat]}, to=(seat,)),
+            ]
+        elif kind == "pass":
+            events = [Event("passed", {"seat": seat})]
+        else:
+            raise IllegalAction("Unknown move.")
+        self._next(now)
+        return events
+
+    def _next(self, now: int) -> None:
+        self.s["turn"] += 1
+        self.s["active"] = (self.s["active"] + 1) % self.s["n"]
+        self.s["deadline"] = None if self.is_over else now + self.s["turn_ms"]
+
+    def advance(self, now: int) -> list[Event]:
+        deadline = self.s["deadline"]
+        if deadline is None or now < deadline:
+            return []
+        seat = self.s["active"]
+        self._next(deadline)
+        return [Event("timed_out", {"seat": seat})]
+
+    def next_deadline(self) -> int | None:
+        return self.s["deadline"]
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if self.is_over or seat != self.s["active"]:
+            return []
+        return [{"type": "tap"}, {"type": "pass"}]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        public = {k: self.s[k] for k in ("turn", "active", "scores", "target", "taps", "deadline")}
+        if seat is not None:
+            public["secret"] = self.s["secrets"][seat]
+        return public
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.s)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        return cls(dict(data))
+
+    @property
+    def is_over(self) -> bool:
+        return self.s["taps"] >= self.s["target"]
+
+    def result(self) -> Result:
+        best = max(self.s["scores"])
+        return Result(tuple(self.s["scores"]), tuple(i for i, v in enumerate(self.s["scores"]) if v == best))
+
+
+class TapCog(GameCog, group_name="tap", group_description="The test-only Tap game"):
+    engine_cls = TapEngine
+    rules_summary = "Tap when it is your turn."
+    score_label = "taps"
+
+    @app_commands.command(name="new", description="Open a Tap lobby")
+    async def new(self, interaction: discord.Interaction, target: app_commands.Range[int, 1, 50] = 3) -> None:
+        await self.open_lobby(interaction, {"target": target})
+
+    def render_board(self, session: Session) -> Board:
+        assert session.engine is not None
+        view = session.engine.view(None)
+        names = session.seat_names()
+        embed = discord.Embed(title="Tap", description=f"Turn {view['turn']}: **{names[view['active']]}**")
+        embed.add_field(
+            name="Scores", value="\n".join(f"{n}: {s}" for n, s in zip(names, view["scores"], strict=True))
+        )
+        items = [
+            GameButton(session.channel_id, "tap", label="Tap"),
+            GameButton(session.channel_id, "pass", label="Pass"),
+            GameButton(session.channel_id, "peek", label="Peek"),
+        ]
+        return Board(embed=embed, items=items)
+
+    def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        if event.kind == "secret":
+            return {"content": f"Your secret number is {event.data['value']}."}
+        return None
+
+    async def handle_query(
+        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+    ) -> bool:
+        if press.name != "peek":
+            return False
+        if seat is None:
+            await reply_private(interaction, "You are not playing in this game.")
+        else:
+            assert session.engine is not None
+            await reply_private(interaction, f"Your secret number is {session.engine.view(seat)['secret']}.")
+        return True
