@@ -87,7 +87,7 @@ def play_game(
     while not engine.is_over:
         deadline = engine.next_deadline()
         assert deadline is not None
-        seat, at = min(pending.items(), key=lambda item: (item[1], item[0]), default=(-1, deadline))
+        at, seat = min([(when, who) for who, when in pending.items()], default=(deadline, -1))
         if seat >= 0 and at < deadline:
             del pending[seat]
             assert engine.card is not None
