@@ -1,0 +1,78 @@
+"""Shared tools for measuring the bot's own cost of one press inside SimCord.
+
+SimCord idles about 50 ms of wall time after every simulated action, so wall time says nothing
+about the bot. We count CPU time of the process (``time.process_time``) around one action, and
+compare a game press with a bare button that only acknowledges, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.client import GameBot, create_bot  # noqa: E402
+from bot.config import Config  # noqa: E402
+
+
+class AckCog(commands.Cog):
+    """The baseline: a button whose callback only acknowledges the press (callback type 6)."""
+
+    @app_commands.command(name="ackbench", description="Post a button that only acknowledges")
+    async def ackbench(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        button = discord.ui.Button(label="Ack", custom_id="ackbench")
+
+        async def ack(press: discord.Interaction) -> None:
+            await press.response.defer()
+
+        button.callback = ack
+        view.add_item(button)
+        await interaction.response.send_message("baseline", view=view)
+
+
+def bench_bot(game_cogs: list[Any]) -> GameBot:
+    db = Path(tempfile.mkdtemp()) / "bench.db"
+    bot = create_bot(Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING"),
+                     game_cogs=game_cogs)
+
+    async def add_ack() -> None:
+        await bot.add_cog(AckCog())
+
+    original = bot.setup_hook
+
+    async def setup_hook() -> None:
+        await add_ack()
+        await original()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def cpu_ms(action: Callable[[], Awaitable[Any]]) -> float:
+    start = time.process_time()
+    await action()
+    return (time.process_time() - start) * 1000
+
+
+async def baseline_ms(member: Any, channel: Any, repeats: int = 60) -> list[float]:
+    """CPU ms of each press on the acknowledge-only button."""
+    await member.slash(channel, "ackbench")
+    message = channel.last_message
+    return [await cpu_ms(lambda: member.click(message, custom_id="ackbench")) for _ in range(repeats)]
+
+
+def report(name: str, samples: list[float], baseline: list[float]) -> None:
+    med, base = statistics.median(samples), statistics.median(baseline)
+    print(f"{name}: median {med:.2f} ms CPU per press ({len(samples)} presses); "
+          f"bare acknowledge {base:.2f} ms; ratio {med / base:.2f} (target ≤ 2.0)")

@@ -1,0 +1,140 @@
+"""Storage on a temporary database: migrations, sessions, exactly-once records, rankings."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import MIGRATIONS, GameRecord, PlayerRecord, Storage
+
+GUILD, OTHER_GUILD = 111, 222
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    store = await Storage.open(tmp_path / "nested" / "bot.db")
+    yield store
+    await store.close()
+
+
+def game(
+    key: str, scores: dict[int, int], *, guild: int = GUILD, kind: str = "tap", outcome: str = "finished"
+) -> GameRecord:
+    best = max(scores.values())
+    players = [
+        PlayerRecord(user, seat, score, outcome == "finished" and score == best)
+        for seat, (user, score) in enumerate(scores.items())
+    ]
+    return GameRecord(
+        game_key=key,
+        guild_id=guild,
+        channel_id=5,
+        kind=kind,
+        options={"target": 3},
+        seed=42,
+        started_at=1000,
+        ended_at=2000,
+        outcome=outcome,
+        players=players,
+    )
+
+
+async def test_migrations_bring_a_new_database_to_the_latest_version(storage):
+    assert await storage.schema_version() == len(MIGRATIONS)
+
+
+async def test_reopening_a_database_keeps_its_rows_and_does_not_migrate_twice(tmp_path):
+    path = tmp_path / "bot.db"
+    first = await Storage.open(path)
+    await first.record_game(game("g1", {1: 3, 2: 1}))
+    await first.close()
+    second = await Storage.open(path)
+    assert await second.schema_version() == len(MIGRATIONS)
+    assert await second.game_count(GUILD) == 1
+    await second.close()
+
+
+async def test_database_runs_in_wal_mode(storage):
+    async with storage._db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+
+
+async def test_a_saved_session_is_replaced_on_save_and_gone_after_delete(storage):
+    await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
+    await storage.save_session(GUILD, 5, "tap", {"step": 2}, now=2)
+    assert await storage.load_sessions() == [{"step": 2}]
+    await storage.delete_session(GUILD, 5)
+    assert await storage.load_sessions() == []
+
+
+async def test_deleting_a_session_needs_the_right_guild(storage):
+    await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
+    await storage.delete_session(OTHER_GUILD, 5)
+    assert await storage.load_sessions() == [{"step": 1}]
+
+
+async def test_a_game_is_recorded_exactly_once(storage):
+    assert await storage.record_game(game("same", {1: 3, 2: 1})) is True
+    assert await storage.record_game(game("same", {1: 3, 2: 1})) is False
+    rows, total = await storage.leaderboard(GUILD, "tap")
+    assert total == 2
+    assert [(r.user_id, r.games, r.wins, r.score) for r in rows] == [(1, 1, 1, 3), (2, 1, 0, 1)]
+
+
+async def test_leaderboard_sorts_by_wins_then_score(storage):
+    await storage.record_game(game("a", {1: 5, 2: 4}))
+    await storage.record_game(game("b", {2: 9, 3: 1}))
+    await storage.record_game(game("c", {3: 7, 1: 2}))
+    rows, _ = await storage.leaderboard(GUILD, "tap")
+    # 1: 1 win, 7 points; 2: 1 win, 13 points; 3: 1 win, 8 points.
+    assert [r.user_id for r in rows] == [2, 3, 1]
+
+
+async def test_leaderboard_puts_fewest_first_when_lower_scores_win(storage):
+    await storage.record_game(game("a", {1: 5, 2: 5}, kind="kingdom"))  # both win
+    await storage.record_game(game("b", {1: 2, 2: 2}, kind="kingdom"))
+    rows, _ = await storage.leaderboard(GUILD, "kingdom", lower_score_wins=True)
+    assert [r.score for r in rows] == [7, 7]
+    await storage.record_game(game("c", {3: 1}, kind="kingdom"))
+    rows, _ = await storage.leaderboard(GUILD, "kingdom", lower_score_wins=True)
+    assert rows[0].wins == 2 and rows[-1].user_id == 3
+
+
+async def test_leaderboard_pages(storage):
+    await storage.record_game(game("big", {user: user for user in range(1, 24)}))
+    page1, total = await storage.leaderboard(GUILD, "tap", limit=10)
+    page3, _ = await storage.leaderboard(GUILD, "tap", offset=20, limit=10)
+    assert total == 23
+    assert [r.user_id for r in page1][:2] == [23, 22]
+    assert [r.user_id for r in page3] == [3, 2, 1]
+
+
+async def test_abandoned_games_do_not_count_in_rankings(storage):
+    await storage.record_game(game("gone", {1: 0, 2: 0}, outcome="abandoned"))
+    rows, total = await storage.leaderboard(GUILD, "tap")
+    assert rows == [] and total == 0
+    stats = await storage.stats(GUILD, 1)
+    assert [(s.kind, s.games, s.abandoned) for s in stats] == [("tap", 0, 1)]
+
+
+async def test_one_guild_never_sees_another_guilds_rows(storage):
+    await storage.record_game(game("here", {1: 3, 2: 1}, guild=GUILD))
+    await storage.record_game(game("there", {1: 9, 3: 1}, guild=OTHER_GUILD))
+    rows, _ = await storage.leaderboard(GUILD, "tap")
+    assert {r.user_id for r in rows} == {1, 2}
+    assert [(s.games, s.total_score) for s in await storage.stats(GUILD, 1)] == [(1, 3)]
+    assert [(s.games, s.total_score) for s in await storage.stats(OTHER_GUILD, 1)] == [(1, 9)]
+    assert await storage.stats(OTHER_GUILD, 2) == []
+
+
+async def test_stats_give_games_wins_and_scores_per_game(storage):
+    await storage.record_game(game("a", {1: 5, 2: 4}))
+    await storage.record_game(game("b", {1: 1, 2: 4}))
+    await storage.record_game(game("k", {1: 2, 2: 6}, kind="kingdom"))
+    stats = {s.kind: s for s in await storage.stats(GUILD, 1, {"kingdom": True})}
+    assert (stats["tap"].games, stats["tap"].wins, stats["tap"].total_score, stats["tap"].best_score) == (
+        2,
+        1,
+        6,
+        5,
+    )
+    assert stats["kingdom"].best_score == 2
