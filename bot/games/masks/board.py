@@ -1,0 +1,196 @@
+"""The Discord board of Island of Monster Masks: embed, 4×4 tile buttons and the tiles picture.
+
+Everything here is drawn from the engine's *public* view (``view(None)``), so nothing on the
+board can carry the Mime's card: the card reaches the Mime only through ``card_message``,
+which the cog sends as an ephemeral reply. Button ``custom_id``s hold the public turn number
+(``slap:<turn>.<tile>``), so a press from an earlier turn is refused by the engine.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.board import GAME_COLOUR, Board, Picture
+from bot.components import GameButton
+from bot.games.masks.pictures import board_png, face_png
+
+SLAP = "slap"
+CARD = "card"
+END = "end"
+
+NAME_CUT = 20  # a holder's name on a button label; labels stay short enough for a phone
+MODES = {
+    "camera": "🎥 camera: watch the Mime in your voice/video channel",
+    "emoji": "😀 emoji: the Mime posts only emoji in this channel",
+}
+REASONS = {
+    "all_slapped": "every guesser slapped a tile",
+    "timer": "the guess timer ran out",
+    "mime": "the Mime ended the guessing",
+}
+
+
+def short(name: str, cut: int = NAME_CUT) -> str:
+    return name if len(name) <= cut else name[: cut - 1] + "…"
+
+
+def slap_arg(turn: int, tile: int) -> str:
+    return f"{turn}.{tile}"
+
+
+def parse_slap_arg(arg: str) -> tuple[int, int] | None:
+    """(turn, tile) from a tile button's public argument, or None if it is not one."""
+    turn, dot, tile = arg.partition(".")
+    if not dot or not turn.isdigit() or not tile.isdigit():
+        return None
+    return int(turn), int(tile)
+
+
+def options_text(options: dict[str, Any]) -> str:
+    guess = options.get("guess_ms", 60_000) // 1000
+    mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
+    sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
+    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}"
+
+
+def picture(view: dict[str, Any], names: Sequence[str]) -> Picture:
+    """The 16 faces with holders' badges; the revealed card ringed only once it is public."""
+    held = tuple(
+        (tile, short(names[seat], 14)) for tile, seat in enumerate(view["held_by"]) if seat is not None
+    )
+    highlight = None
+    if view["phase"] != "guessing" and view["last_reveal"] is not None:
+        highlight = view["last_reveal"]["card"]
+    return Picture(
+        key=("masks", held, highlight), render=lambda: board_png(held, highlight), filename="tiles.png"
+    )
+
+
+def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
+    racing = {seat: race["tile"] for race in view["races"] for seat in race["seats"]}
+    tile_of = {seat: tile for tile, seat in enumerate(view["held_by"]) if seat is not None}
+    lines = []
+    for seat, name in enumerate(names):
+        if seat == view["mime"]:
+            status = "🎭 Mime"
+        elif seat in tile_of:
+            status = f"✋ {view['tile_names'][tile_of[seat]]}"
+        elif seat in racing:
+            status = f"⏳ racing for {view['tile_names'][racing[seat]]}"
+        elif view["phase"] == "guessing":
+            status = "🤔 thinking…"
+        else:
+            status = "— no tile"
+        lines.append(f"**{short(name)}** · {status} · {view['piles'][seat]} 🃏")
+    return "\n".join(lines)
+
+
+def _reveal_text(reveal: dict[str, Any], names: Sequence[str]) -> str:
+    scorer = reveal["scorer"]
+    why = REASONS.get(reveal["reason"], reveal["reason"])
+    if scorer is None:
+        result = "Nobody guessed it: both cards leave the game."
+    else:
+        result = f"**{names[scorer]}** guessed it: +1 card for them and +1 for **{names[reveal['mime']]}**."
+    return f"Turn {reveal['turn']}: the card was **{reveal['name']}** ({why}). {result}"
+
+
+def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board:
+    """The board during play, from the public view only."""
+    mime = names[view["mime"]]
+    embed = discord.Embed(
+        title=f"Island of Monster Masks — turn {view['turn']}/{view['turns']}", colour=GAME_COLOUR
+    )
+    if view["phase"] == "guessing":
+        deadline = view["guess_deadline"] // 1000
+        embed.description = (
+            f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
+            f"(only you can), then act it out!\n"
+            f"Everyone else: slap **one** tile below. First slap wins the tile. Time's up <t:{deadline}:R>."
+        )
+    else:
+        text = _reveal_text(view["last_reveal"], names)
+        if view["reveal_until"] is not None:
+            text += f"\nNext Mime draws <t:{view['reveal_until'] // 1000}:R>."
+        embed.description = text
+    embed.add_field(name="Players", value=_status_lines(view, names), inline=False)
+    if view["phase"] == "guessing" and view["last_reveal"] is not None:
+        embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
+    embed.set_footer(
+        text=f"Deck: {view['deck']} cards · out of the game: {view['removed']} · "
+        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'}"
+    )
+    board_picture = picture(view, names)
+    return Board(embed=embed, items=buttons(channel_id, view, names), picture=board_picture)
+
+
+def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list[GameButton]:
+    guessing = view["phase"] == "guessing"
+    racing = {race["tile"] for race in view["races"]}
+    reveal = view["last_reveal"] if not guessing else None
+    items: list[GameButton] = []
+    for tile, name in enumerate(view["tile_names"]):
+        holder = view["held_by"][tile]
+        style = discord.ButtonStyle.primary
+        label = name
+        if holder is not None:
+            label = f"{name} · {short(names[holder])}"
+            style = discord.ButtonStyle.secondary
+        elif tile in racing:
+            label = f"{name} ⏳"
+        if reveal is not None and tile == reveal["card"]:
+            style = discord.ButtonStyle.success
+        items.append(
+            GameButton(
+                channel_id,
+                SLAP,
+                slap_arg(view["turn"], tile),
+                label=label,
+                style=style,
+                disabled=not guessing or holder is not None,
+                row=tile // 4,
+            )
+        )
+    items.append(
+        GameButton(channel_id, CARD, view["turn"], label="My card", emoji="🃏", disabled=not guessing, row=4)
+    )
+    items.append(
+        GameButton(
+            channel_id,
+            END,
+            view["turn"],
+            label="End guessing",
+            emoji="⏹️",
+            style=discord.ButtonStyle.danger,
+            disabled=not guessing,
+            row=4,
+        )
+    )
+    return items
+
+
+def render_final(view: dict[str, Any], names: Sequence[str]) -> Board:
+    scores = view["piles"]
+    winners = set(view["winners"] or ())
+    order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
+    lines = [f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {scores[seat]} cards" for seat in order]
+    embed = discord.Embed(title="Island of Monster Masks — game over", colour=GAME_COLOUR)
+    who = ", ".join(names[seat] for seat in sorted(winners))
+    embed.description = f"Winner{'s' if len(winners) > 1 else ''}: **{who}**"
+    embed.add_field(name="Cards collected", value="\n".join(lines), inline=False)
+    if view["last_reveal"] is not None:
+        embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
+    embed.set_footer(text=f"{view['turns']} turns · {view['removed']} cards left the game")
+    return Board(embed=embed, picture=picture(view, names))
+
+
+def card_message(card: int, name: str, turn: int) -> dict[str, Any]:
+    """The Mime's secret card, for an ephemeral message only."""
+    return {
+        "content": f"🤫 Turn {turn}: your secret card is **{name}**. Act out this face — no words!",
+        "file": discord.File(io.BytesIO(face_png(card)), filename="card.png"),
+    }

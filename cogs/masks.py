@@ -1,0 +1,249 @@
+"""Island of Monster Masks in Discord: `/masks new`, the tile board, the Mime's card, emoji miming.
+
+The engine (bot/games/masks) holds the rules; bot/games/masks/board.py draws the board from the
+public view. This cog turns presses into engine actions, shows the Mime's card only in
+ephemeral replies, and in emoji mode keeps the Mime's messages to emoji while a turn runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.board import Board
+from bot.components import Press
+from bot.engine import Action, Event, IllegalAction, Result
+from bot.games.masks import board as masks_board
+from bot.games.masks.engine import MasksEngine
+from bot.gamecog import GameCog, reply_private
+from bot.sessions import PLAYING, Session
+
+log = logging.getLogger(__name__)
+
+NOTICE_SECONDS = 8  # how long the "emoji only" notice stays before deleting itself
+
+# "Only emoji" = custom emoji <:name:id> / <a:name:id>, keycaps (1️⃣ #️⃣), and characters of the
+# Unicode emoji blocks with their joiners (ZWJ, variation selectors, skin tones, tags), plus
+# whitespace. Letters, digits and punctuation on their own are words, so they are not emoji.
+_CUSTOM = re.compile(r"<a?:\w{2,32}:\d{15,21}>")
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
+_EMOJI_RANGES = (
+    (0x1F000, 0x1FAFF),  # emoticons, pictographs, transport, flags (regional indicators), …
+    (0x2600, 0x27BF),  # misc symbols and dingbats (☀ ✂ ❤)
+    (0x2300, 0x23FF),  # technical (⌚ ⏰ ⏳)
+    (0x2B00, 0x2BFF),  # arrows and shapes (⬆ ⭐ ⭕)
+    (0x2190, 0x21FF),  # arrows (↔ ↩)
+    (0x25A0, 0x25FF),  # geometric shapes (▶ ◀ ◻)
+    (0xE0020, 0xE007F),  # tag characters of subdivision flags
+)
+_EMOJI_SINGLES = frozenset(
+    {0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x3030, 0x303D, 0x3297, 0x3299, 0x200D, 0xFE0E, 0xFE0F}
+)
+
+
+def _is_emoji_char(char: str) -> bool:
+    code = ord(char)
+    return code in _EMOJI_SINGLES or any(low <= code <= high for low, high in _EMOJI_RANGES)
+
+
+def is_emoji_only(text: str) -> bool:
+    """True if ``text`` holds nothing but emoji and whitespace (an empty text is not a mime)."""
+    if not text.strip():
+        return False
+    rest = _KEYCAP.sub("", _CUSTOM.sub("", text))
+    return all(char.isspace() or _is_emoji_char(char) for char in rest)
+
+
+class MasksCog(
+    GameCog, group_name="masks", group_description="Island of Monster Masks: mime a face, slap its tile"
+):
+    engine_cls = MasksEngine
+    score_label = "cards"
+    rules_summary = (
+        "**Island of Monster Masks** (3–8 players). Each turn one player is the **Mime**: they draw a "
+        "secret monster card and act out its face without words. Everyone else slaps **one** of the 16 "
+        "monster tiles; a tile goes to the first to slap it, and a slap can't be changed. When all have "
+        "slapped (or time is up, or the Mime ends the guessing) the card is revealed: the player holding "
+        "its tile and the Mime each win a card; if nobody guessed it, both cards leave the game. The "
+        "Mime passes to the next seat. When the deck (6 cards per player) runs out, most cards wins; "
+        "ties share the win.\n\n"
+        "**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a "
+        "claimed tile shows its holder. Two slaps on one tile within a quarter second are a race: the "
+        "earlier Discord timestamp wins and the loser is told privately, and may slap another tile. "
+        "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
+        "early; the guess timer is 60 s unless set otherwise.\n"
+        "**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot "
+        "runs cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if "
+        "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
+        "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no)."
+    )
+
+    @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
+    @app_commands.describe(
+        guess_seconds="Seconds the guessers have each turn (default 60)",
+        mime_mode="How the Mime acts: camera (voice/video call) or emoji (in this channel)",
+        sounds="Variant: the Mime may make sounds, but no words",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        guess_seconds: app_commands.Range[int, 5, 600] = 60,
+        mime_mode: Literal["camera", "emoji"] = "camera",
+        sounds: bool = False,
+    ) -> None:
+        options = {"guess_ms": guess_seconds * 1000, "mime_mode": mime_mode, "sounds": sounds}
+        await self.open_lobby(interaction, options)
+
+    # ------------------------------------------------------------------ rendering
+
+    def options_text(self, options: Any) -> str:
+        return masks_board.options_text(dict(options))
+
+    def render_board(self, session: Session) -> Board:
+        assert session.engine is not None
+        return masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+
+    def render_final(self, session: Session, result: Result) -> Board:
+        assert session.engine is not None
+        return masks_board.render_final(session.engine.view(None), session.seat_names())
+
+    def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        data = event.data
+        names = session.seat_names()
+        if event.kind == "secret_card":
+            return masks_board.card_message(data["card"], data["name"], data["turn"])
+        if event.kind == "race_lost":
+            return {
+                "content": f"⚡ **{names[data['winner']]}** slapped **{data['name']}** {data['by_ms']} ms "
+                "before you. Your slap is still yours: slap another free tile!"
+            }
+        if event.kind == "slapped":  # the presser's own answer, added in _deliver
+            return {
+                "content": f"✋ You slapped **{data['name']}**. If someone slapped it too, the "
+                "earliest slap wins it in a moment."
+            }
+        return None
+
+    # ------------------------------------------------------------------ presses
+
+    def action_for(self, session: Session, seat: int, press: Press) -> Action:
+        if press.name == masks_board.SLAP:
+            parsed = masks_board.parse_slap_arg(press.arg)
+            if parsed is None:
+                raise IllegalAction("That button is not part of this board.")
+            turn, tile = parsed
+            return {"type": "slap", "tile": tile, "turn": turn}
+        if press.name == masks_board.END:
+            if not press.arg.isdigit():
+                raise IllegalAction("That button is not part of this board.")
+            return {"type": "end_guessing", "turn": int(press.arg)}
+        raise IllegalAction("That button is not part of this board.")
+
+    async def handle_query(
+        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+    ) -> bool:
+        if press.name != masks_board.CARD:
+            return False
+        engine = session.engine
+        if seat is None:
+            await reply_private(interaction, "You are not playing in this game.")
+        elif engine is None or session.status != PLAYING:
+            await reply_private(interaction, "The game has not started yet.")
+        else:
+            view = engine.view(seat)
+            if view["role"] != "mime":
+                await reply_private(
+                    interaction, "Only the Mime can look at the secret card. Watch them and slap!"
+                )
+            elif view.get("card") is None:
+                await reply_private(interaction, "The card is revealed already; the next Mime draws soon.")
+            else:
+                message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
+                await reply_private(interaction, message.pop("content"), **message)
+        return True
+
+    async def _deliver(
+        self,
+        session: Session,
+        events: list[Event],
+        interaction: discord.Interaction | None,
+        presser: int | None,
+    ) -> None:
+        # A slap's own answer is private: the base only delivers events addressed to a seat, and
+        # race_opened / race_joined are public, so add the presser's copy here.
+        if presser is not None:
+            own = [
+                Event("slapped", event.data, to=(presser,))
+                for event in events
+                if event.kind in ("race_opened", "race_joined") and event.data["seat"] == presser
+            ]
+            events = own + events
+        await super()._deliver(session, events, interaction, presser)
+
+    async def _start(self, interaction: discord.Interaction, session: Session) -> None:
+        await super()._start(interaction, session)
+        if session.status != PLAYING or session.engine is None:
+            return
+        # new() returns no events, so the first Mime's card is sent here, to the Mime only:
+        # a moderator may have pressed Start for the host.
+        mime = session.engine.view(None)["mime"]
+        if interaction.user.id == session.players[mime]:
+            session.last_interaction[mime] = interaction
+            await self._deliver(session, session.engine.turn_events(), interaction, mime)
+
+    # ------------------------------------------------------------------ emoji miming
+
+    def _can_delete(self, session: Session) -> bool:
+        channel = self.bot.get_channel(session.channel_id)
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None:
+            return False
+        return channel.permissions_for(guild.me).manage_messages  # type: ignore[union-attr]
+
+    async def on_game_start(self, session: Session) -> None:
+        if session.options.get("mime_mode") != "emoji" or self._can_delete(session):
+            return
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        await channel.send(
+            "😀 Emoji mode: the Mime should post only emoji here during a turn. I don't have the "
+            "**Manage Messages** permission in this channel, so I can't remove other messages — "
+            "please play fair!"
+        )
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is None:
+            return
+        session = self.bot.sessions.get(message.channel.id)
+        if session is None or session.kind != self.kind or session.status != PLAYING:
+            return
+        engine = session.engine
+        if engine is None or session.options.get("mime_mode") != "emoji":
+            return
+        view = engine.view(None)
+        if view["phase"] != "guessing" or session.seat_of(message.author.id) != view["mime"]:
+            return
+        if is_emoji_only(message.content) and not message.attachments and not message.stickers:
+            return
+        if not self._can_delete(session):
+            return
+        try:
+            await message.delete()
+        except discord.NotFound:
+            return  # already gone
+        except discord.HTTPException as error:
+            log.warning("could not remove a Mime's message in channel %s: %s", session.channel_id, error)
+            return
+        # There is no interaction to answer privately; a notice that deletes itself keeps the
+        # channel clean and never repeats what the Mime wrote.
+        await message.channel.send(
+            f"{message.author.mention} you are the Mime: only emoji while the others guess. "
+            "I removed your message.",
+            delete_after=NOTICE_SECONDS,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

@@ -1,0 +1,85 @@
+"""SimCord fixtures for Island of Monster Masks: the bot with the masks cog, and a quick table."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.games.masks.faces import MONSTERS
+from cogs.masks import MasksCog
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot([MasksCog])
+
+
+@pytest.fixture
+def restart(simcord_env, make_bot) -> Callable[[], Awaitable[None]]:
+    async def go() -> None:
+        await simcord_env.restart_bot(make_bot([MasksCog]))
+
+    return go
+
+
+class Table:
+    """A running game in #games: the members by seat and shortcuts to press its buttons."""
+
+    def __init__(self, world: Any, players: list[Any]) -> None:
+        self.world = world
+        self.env = world.env
+        self.channel = world.channel
+        self.players = players
+
+    @property
+    def session(self):
+        return self.env.bot.sessions.get(self.channel.id)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.session.engine.view(None)
+
+    @property
+    def mime(self) -> Any:
+        return self.players[self.view["mime"]]
+
+    def guessers(self) -> list[Any]:
+        return [m for seat, m in enumerate(self.players) if seat != self.view["mime"]]
+
+    def card(self) -> int:
+        """The secret card, read from the engine (the test is the narrator, not a player)."""
+        return self.session.engine.view(self.view["mime"])["card"]
+
+    def board(self):
+        return self.world.board()
+
+    async def slap(self, member: Any, tile: int):
+        return await member.click(
+            self.board(), custom_id=f"pc:{self.channel.id}:slap:{self.view['turn']}.{tile}"
+        )
+
+    async def my_card(self, member: Any):
+        return await member.click(self.board(), label="My card")
+
+    async def end_guessing(self, member: Any):
+        return await member.click(self.board(), label="End guessing")
+
+
+@pytest.fixture
+def open_table(world) -> Callable[..., Awaitable[Table]]:
+    """``await open_table(n=4, **slash_options)``: a lobby opened by alice, n seated, started."""
+
+    async def make(n: int = 4, **options: Any) -> Table:
+        host, *others = world.members[:n]
+        await host.slash(world.channel, "masks new", **options)
+        for member in others:
+            await member.click(world.board(), label="Join")
+        await host.click(world.board(), label="Start")
+        return Table(world, world.members[:n])
+
+    return make
+
+
+__all__ = ["MONSTERS", "Table"]
