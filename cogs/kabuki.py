@@ -1,0 +1,128 @@
+"""Kabuki in a Discord channel: the slash command, presses turned into engine actions, private news.
+
+The rules live in bot/games/kabuki/engine.py and the board in bot/games/kabuki/board.py; the
+session layer (bot/gamecog.py) runs the lobby, the lock, saving, timers and recording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.board import Board
+from bot.components import Press
+from bot.engine import Action, Event, IllegalAction, Result
+from bot.gamecog import GameCog
+from bot.games.kabuki import board as kabuki_board
+from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
+from bot.sessions import Session
+
+RULES = """\
+**Kabuki** (2–6 players, 3 rounds). Mask cards are dealt one by one onto four actors (stacks). \
+On your turn the card on show goes on top of a stack of your choice. Putting a mask on an actor \
+that already wears it below is a mistake: anyone else may press **Stop!**
+
+**Stop!** reveals that stack. If *k* masks below the top match it, the challenger takes *k* \
+tokens from the placer; if none does, the challenger returns 1 token to the box. A round ends \
+when someone has 0 tokens or the deck runs out; tokens left become VP. Most VP after 3 rounds wins.
+
+**How it plays here**
+• **Memory stays memory**: one board message is edited in place. It shows only each stack's top \
+mask and height, the card on show, tokens, totals and the last event — no log to scroll back.
+• **Grace**: after a placement the next player must wait a moment (default 3 s) so the others can \
+press Stop!. Stop! stays live until the next card is placed (for the last card: for the grace).
+• **Fair race**: presses arriving within the race window (default 250 ms) of the first Stop! all \
+compete, and the earliest by Discord's own timestamp wins, not the order the bot read them. You \
+are told privately that your press counted, and by how many ms you lost if you did.
+• **Reveal**: the challenged stack is shown on the board to everyone for a few seconds \
+(default 8 s), matches marked, then hidden again. Play pauses meanwhile.
+• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
+and the board says so.
+• Only the active player's stack buttons work; the placer cannot Stop! their own card.
+"""
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:g} s"
+
+
+class KabukiCog(
+    GameCog, group_name="kabuki", group_description="Kabuki: remember the masks, catch the mistakes"
+):
+    engine_cls = KabukiEngine
+    rules_summary = RULES
+    score_label = "VP"
+
+    @app_commands.command(name="new", description="Open a Kabuki lobby in this channel")
+    @app_commands.describe(
+        grace="Seconds the next player waits after a placement, so others can press Stop! (default 3)",
+        race_window="Milliseconds a Stop! race collects presses after the first one (default 250)",
+        reveal="Seconds a challenged stack stays shown (default 8)",
+        turn_timer="Seconds before an idle player's card goes on a random stack (default 60)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        grace: app_commands.Range[int, 0, 30] = DEFAULT_OPTIONS["grace_ms"] // 1000,
+        race_window: app_commands.Range[int, 0, 2000] = DEFAULT_OPTIONS["race_window_ms"],
+        reveal: app_commands.Range[int, 1, 30] = DEFAULT_OPTIONS["reveal_ms"] // 1000,
+        turn_timer: app_commands.Range[int, 10, 600] = DEFAULT_OPTIONS["turn_ms"] // 1000,
+    ) -> None:
+        await self.open_lobby(
+            interaction,
+            {
+                "grace_ms": grace * 1000,
+                "race_window_ms": race_window,
+                "reveal_ms": reveal * 1000,
+                "turn_ms": turn_timer * 1000,
+            },
+        )
+
+    def options_text(self, options: Mapping[str, Any]) -> str:
+        o = {**DEFAULT_OPTIONS, **options}
+        return (
+            f"Grace: {_seconds(o['grace_ms'])}\nRace window: {o['race_window_ms']} ms\n"
+            f"Reveal: {_seconds(o['reveal_ms'])}\nTurn timer: {_seconds(o['turn_ms'])}"
+        )
+
+    # ------------------------------------------------------------------ boards
+
+    def render_board(self, session: Session) -> Board:
+        assert session.engine is not None
+        return kabuki_board.render(session.engine.view(None), session.seat_names(), session.channel_id)
+
+    def render_final(self, session: Session, result: Result) -> Board:
+        assert session.engine is not None
+        return kabuki_board.render(
+            session.engine.view(None), session.seat_names(), session.channel_id, final=True
+        )
+
+    # ------------------------------------------------------------------ presses
+
+    def action_for(self, session: Session, seat: int, press: Press) -> Action:
+        try:
+            if press.name == "place":
+                stack, turn = press.arg.split("-")
+                return {"type": "place", "stack": int(stack), "turn": int(turn)}
+            if press.name == "stop":
+                return {"type": "stop", "turn": int(press.arg)}
+        except ValueError:
+            pass
+        if press.name in ("join", "leave", "start", "cancel"):
+            raise IllegalAction("The game has already started: that lobby button is out of date.")
+        raise IllegalAction("That button is out of date.")
+
+    def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        if event.kind == "stop_received":
+            return {
+                "content": "✋ **Stop!** registered. Presses within the race window all count; "
+                "the earliest wins. The result shows on the board in a moment."
+            }
+        if event.kind == "race_lost":
+            winner = session.name_of(event.data["winner"])
+            by = event.data["by_ms"]
+            return {"content": f"🐢 **{winner}** pressed Stop! first, {by} ms before you."}
+        return None
