@@ -1,8 +1,17 @@
-"""Command line: ``python -m bot`` runs the bot, ``play`` the local playground, ``simulate`` a game."""
+"""Command line.
+
+python -m bot                         run the bot (needs DISCORD_TOKEN)
+python -m bot play [--port N]         the local playground in a browser, no token needed
+python -m bot simulate GAME [...]     computer players play whole games (kabuki, masks, kingdom)
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
 import importlib
+import logging
 import sys
 
 SIMULATORS = {
@@ -11,15 +20,95 @@ SIMULATORS = {
     "kingdom": "bot.games.kingdom.simulate",
 }
 
+NO_TOKEN = """\
+No Discord token found, so the bot cannot connect to Discord.
+
+  1. Create an application at https://discord.com/developers/applications,
+     open "Bot", press "Reset Token" and copy the token.
+  2. Put it in a file named .env next to where you run the bot:
+         DISCORD_TOKEN=your-token-here
+     (copy .env.example to .env to start from the documented settings),
+     or set the DISCORD_TOKEN environment variable.
+
+Just want to try the games? No token needed:
+    python -m bot play
+"""
+
+
+def run_bot() -> int:
+    import aiohttp
+    import discord
+
+    from bot.client import create_bot
+    from bot.config import Config
+
+    config = Config.from_env()
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 1
+    discord.utils.setup_logging(level=getattr(logging, config.log_level, logging.INFO))
+    bot = create_bot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token in DISCORD_TOKEN: it is mistyped or was reset. "
+            "Copy a fresh one from the developer portal (Bot → Reset Token).",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "Discord refused the Message Content intent. Turn it on in the developer portal "
+            "(Bot → Privileged Gateway Intents → Message Content), then start again.",
+            file=sys.stderr,
+        )
+        return 1
+    except (OSError, aiohttp.ClientError) as error:
+        print(
+            f"Could not reach Discord ({error}). Check the network connection and try again.", file=sys.stderr
+        )
+        return 1
+    return 0
+
+
+def run_playground(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot play", description="Play every game in a local browser."
+    )
+    parser.add_argument("--port", type=int, default=None, help="port for the page (default: any free one)")
+    parser.add_argument("--no-browser", action="store_true", help="only print the address")
+    parser.add_argument(
+        "--database",
+        default=":memory:",
+        help="SQLite file for standings (default: in memory, gone when you stop)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        import simcord.preview  # noqa: F401
+
+        from bot.playground import run_playground as play
+    except ImportError:
+        print("The playground needs SimCord's preview: pip install -e '.[playground]'", file=sys.stderr)
+        return 1
+    logging.basicConfig(level=logging.WARNING)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(play(database=args.database, port=args.port, open_browser=not args.no_browser))
+    return 0
+
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "simulate":
+    if not args or args[0] == "run":
+        return run_bot()
+    if args[0] == "play":
+        return run_playground(args[1:])
+    if args[0] == "simulate":
         if len(args) < 2 or args[1] not in SIMULATORS:
             print(f"usage: python -m bot simulate {{{','.join(SIMULATORS)}}} [options]", file=sys.stderr)
             return 2
         return importlib.import_module(SIMULATORS[args[1]]).main(args[2:])
-    print("usage: python -m bot [play | simulate GAME ...]", file=sys.stderr)
+    print(__doc__, file=sys.stderr)
     return 2
 
 

@@ -1,0 +1,91 @@
+"""``python -m bot play``: the real bot inside SimCord, played from a local browser page.
+
+No token and no Discord: SimCord runs the unmodified discord.py client against an in-memory
+Discord, and its preview page shows the #games channel. The "Viewing as" switch on that page
+changes which member you are, so one person can play every seat, slash commands included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import webbrowser
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.client import create_bot
+from bot.config import Config
+
+log = logging.getLogger(__name__)
+
+MEMBERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi")
+REFRESH_SECONDS = 0.5
+
+
+async def keep_real_time(env, preview) -> None:
+    """Move SimCord's virtual clock with the wall clock and republish the page.
+
+    SimCord's clock only moves when told to; the playground's turn timers, grace periods and
+    race windows must run in real time, and interaction timestamps must follow it too.
+    """
+    from simcord.backend.errors import SetupError
+
+    last = time.monotonic()
+    while True:
+        await asyncio.sleep(REFRESH_SECONDS)
+        now = time.monotonic()
+        env.backend.advance_clock(now - last)  # timers themselves already fire on real time
+        last = now
+        with contextlib.suppress(SetupError):  # a click is being handled: refresh next time
+            await preview.refresh()
+
+
+async def run_playground(
+    *,
+    database: str,
+    port: int | None,
+    open_browser: bool,
+    ready: Callable[..., Awaitable[None]] | None = None,
+    game_cogs: Sequence[Any] | None = None,
+) -> None:
+    """Serve the playground until interrupted, or until ``ready`` (used by tests) returns."""
+    import simcord  # the playground extra; imported here so the bot itself never needs it
+
+    Path(database).parent.mkdir(parents=True, exist_ok=True)
+    config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING")
+    bot = create_bot(config, game_cogs=game_cogs)
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Playground")
+        channel = guild.create_text_channel("games")
+        mods = guild.create_role("Moderators", permissions=discord.Permissions(manage_messages=True))
+        members = [
+            guild.add_member(
+                env.create_user(name.lower(), global_name=name), roles=[mods] if name == "Alice" else []
+            )
+            for name in MEMBERS
+        ]
+        async with env.preview(channel, viewers=members, layout="channel", port=port) as preview:
+            print("\nThe playground is running: open this address in your browser")
+            print(f"  {preview.url}\n")
+            print(
+                "Use 'Viewing as' to switch member. Try /help, then /kabuki new, /masks new or /kingdom new."
+            )
+            print("Press Ctrl+C to stop.")
+            if open_browser:
+                with contextlib.suppress(Exception):
+                    webbrowser.open(preview.url)
+            clock = asyncio.create_task(keep_real_time(env, preview))
+            try:
+                if ready is not None:
+                    await ready(env=env, channel=channel, members=members, preview=preview)
+                else:
+                    await asyncio.Event().wait()
+            finally:
+                clock.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await clock

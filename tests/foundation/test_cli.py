@@ -1,0 +1,62 @@
+"""The command line: a friendly refusal without a token, and the browser playground."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+
+import discord
+import pytest
+from tapgame import TapCog
+
+from bot import __main__ as cli
+from bot.playground import run_playground
+
+
+def test_running_without_a_token_explains_where_to_get_one(monkeypatch, capsys):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr("bot.config.load_dotenv", lambda: None)
+    assert cli.main([]) == 1
+    err = capsys.readouterr().err
+    assert "developers/applications" in err and ".env" in err and "python -m bot play" in err
+
+
+def test_a_bad_token_gives_one_line_and_a_failing_status(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setattr("bot.config.load_dotenv", lambda: None)
+
+    def refuse(self, token, **kwargs):
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr("bot.client.GameBot.run", refuse)
+    assert cli.main([]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Reset Token" in err
+
+
+def test_simulate_without_a_known_game_shows_usage(capsys):
+    assert cli.main(["simulate", "chess"]) == 2
+    assert "kabuki" in capsys.readouterr().err
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+async def test_the_playground_serves_the_channel_and_keeps_real_time(tmp_path, monkeypatch):
+    monkeypatch.setattr("bot.playground.REFRESH_SECONDS", 0.05)
+    seen = {}
+
+    async def ready(env, channel, members, preview):
+        body = await asyncio.to_thread(lambda: urllib.request.urlopen(preview.url.split("#")[0]).status)
+        seen["status"] = body
+        seen["commands"] = members[0].available_commands(channel)
+        before = env.now()
+        await asyncio.sleep(0.3)
+        seen["moved"] = (env.now() - before).total_seconds()
+        seen["members"] = [m.name for m in members]
+
+    await run_playground(
+        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TapCog]
+    )
+    assert seen["status"] == 200
+    assert {"help", "tap new", "leaderboard", "end"} <= set(seen["commands"])
+    assert seen["moved"] >= 0.2  # the virtual clock follows the wall clock
+    assert len(seen["members"]) == 8
