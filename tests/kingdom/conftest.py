@@ -43,3 +43,11 @@ def table() -> Table:
         return KingdomEngine.new(players or len(hands), 7, opts, 0)
 
     return make
+
+
+# ------------------------------------------------------------------ Discord (SimCord) helpers
+@pytest.fixture
+def simcord_bot(make_bot):
+    from cogs.kingdom import KingdomCog
+
+    return make_bot([KingdomCog])

@@ -1,0 +1,173 @@
+"""Death Over the Kingdom on Discord: `/kingdom new`, the board, My card and private news.
+
+The rules live in ``bot/games/kingdom``; the drawing in ``bot/games/kingdom/board.py``. This cog
+only turns presses into engine actions and engine events into private messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.board import Board
+from bot.clock import now_ms, snowflake_ms
+from bot.components import Press
+from bot.engine import Action, Event, IllegalAction, Result
+from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
+from bot.games.kingdom import board as render
+from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
+from bot.sessions import Session
+
+# The table gets a moment to read a reveal; any player may skip it with "Next round".
+REVEAL_MS = 20_000
+# Actions whose target receives a card from somebody else's move.
+GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
+
+RULES = """\
+**Goal.** Each round everyone holds one secret character card (0 Death … 12 King). After one \
+action each, the **lowest** card takes a token (Death always loses). Fewest tokens wins.
+**Your turn** (starting right of the dealer, the dealer last): **Stand**; **Exchange** with the \
+player to your right (the dealer instead discards face up and **cuts** the deck); or use the power \
+of the card you hold, revealing it: **Trader** swaps with the deck's top card, **Thief** looks at \
+a later player's card and may take it, **Bard** swaps unseen with a later player, **Dragon** makes \
+the player to your right discard and draw.
+**End of round:** some cards *turn* (value becomes 12 − printed): Innkeeper if a King is in play, \
+Clown if a Queen, Magician if a Monk, Dragon if a Knight, Knight and Queen if a Princess. A Monk \
+takes the value of the card to its right (not the dealer's Monk). A King is shown at once; \
+nobody can take it and its holder only stands.
+**Modes:** *Classic* (3–16, rounds = players × length): losers take 1 token. *Death over all* \
+(3–16): the three lowest values take 3/2/1, King holders give one back. *There can be only one* \
+(2–20): tokens are lives (5, 4 or 3), losers lose one, last standing wins.
+
+**On Discord.** `/kingdom new mode length timer`, players **Join**, the host **Starts**. Press \
+🃏 **My card** to see your card privately, with what you can do. The board shows only public \
+facts: seats in play order, dealer, whose turn, face-up cards (Kings, used powers, discards, a \
+Trader on the deck), tokens, and after each round every card with its final value and a picture. \
+The buttons are the same whatever the active player holds (so they give nothing away): only the \
+active player can use them, and a power you do not hold is refused privately. Thief and Bard \
+targets are chosen in a menu; King holders are never offered. Cards you receive and the Thief's \
+look reach you privately. An idle player stands when the turn timer runs out (default 60 s). \
+Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
+"""
+
+
+class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over the Kingdom"):
+    engine_cls = KingdomEngine
+    rules_summary = RULES
+    score_label = "tokens"
+
+    @app_commands.command(name="new", description="Open a Death Over the Kingdom lobby")
+    @app_commands.describe(
+        mode="Classic, Death over all players, or There can be only one",
+        length="Classic / Death over all: rounds = players × length (2–6)",
+        timer="Seconds a player has to act before standing automatically (10–600)",
+    )
+    @app_commands.choices(
+        mode=[app_commands.Choice(name=name, value=value) for value, name in render.MODE_NAMES.items()]
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        mode: str = "classic",
+        length: app_commands.Range[int, 2, 6] = 3,
+        timer: app_commands.Range[int, 10, 600] = 60,
+    ) -> None:
+        await self.open_lobby(
+            interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
+        )
+
+    def options_text(self, options: Mapping[str, Any]) -> str:
+        mode = options.get("mode", "classic")
+        low, high = MODES.get(mode, (3, 16))
+        lines = [f"Mode: **{render.MODE_NAMES.get(mode, mode)}** ({low}–{high} players)"]
+        if mode == "only-one":
+            lines.append("Tokens are lives: 5 (2–6 players), 4 (7–12), 3 (13–20)")
+        else:
+            lines.append(f"Length: players × {options.get('length', 3)} rounds")
+        lines.append(f"Turn timer: {options.get('turn_ms', 60_000) // 1000} s")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ the board
+    def _names(self, session: Session) -> list[str]:
+        return session.seat_names()
+
+    def render_board(self, session: Session) -> Board:
+        assert session.engine is not None
+        view = session.engine.view(None)
+        names = self._names(session)
+        return render.kingdom_board(
+            view, names, session.channel_id, session.game_key, self._unreached_notes(session, view, names)
+        )
+
+    def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
+        """A player handed a card by someone else's move, whom no private message can reach (no
+        recent interaction of theirs), is told on the board to look."""
+        if view["phase"] != "play":
+            return []
+        now = now_ms()
+        notes = []
+        for action in view["actions"]:
+            target = action.get("target")
+            if action["type"] not in GIVES_TARGET_A_CARD or target is None or view["seats"][target]["acted"]:
+                continue
+            last = session.last_interaction.get(target)
+            if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+                notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")
+        return list(dict.fromkeys(notes))
+
+    def render_final(self, session: Session, result: Result) -> Board:
+        assert session.engine is not None
+        return render.final_board(
+            session.engine.view(None), self._names(session), result.winners, session.game_key
+        )
+
+    def recorded_scores(self, session: Session, result: Result) -> list[int]:
+        """Fewer is better on the leaderboard in every mode: in only-one the engine's score is
+        tokens remaining, so record tokens lost instead."""
+        if result.details.get("mode") == "only-one":
+            start = start_tokens(len(result.scores))
+            return [start - left for left in result.scores]
+        return list(result.scores)
+
+    # ------------------------------------------------------------------ presses
+    def action_for(self, session: Session, seat: int, press: Press) -> Action:
+        engine = session.engine
+        assert isinstance(engine, KingdomEngine)
+        if press.name not in render.ACTION_NAMES:
+            raise IllegalAction("That button is not part of this game.")
+        raw = (press.values[0] if press.values else "") if press.name in render.SELECTS else press.arg
+        parsed = render.parse_press(raw)
+        if parsed is None:
+            raise IllegalAction("That button is not part of this game.")
+        version, target = parsed
+        if version != engine.version:
+            raise IllegalAction("That was an out-of-date board: the game has moved on. Look again and retry.")
+        action: dict[str, Any] = {"type": press.name}
+        if target is not None:
+            action["target"] = target
+        return action
+
+    def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        if event.kind == "card" and event.data.get("how") != "deal":
+            return render.received_message(event.data, self._names(session))
+        if event.kind == "peek":
+            return render.peek_message(event.data, self._names(session))
+        return None
+
+    async def handle_query(
+        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+    ) -> bool:
+        if press.name != "card":
+            return False
+        if seat is None:
+            await reply_private(interaction, "You are not playing in this game.")
+            return True
+        assert session.engine is not None
+        message = render.my_card_message(session.engine.view(seat), self._names(session))
+        await interaction.response.send_message(ephemeral=True, **message)
+        # A fresh token: cards handed to this player later can reach them through it.
+        session.last_interaction[seat] = interaction
+        return True
