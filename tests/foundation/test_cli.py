@@ -29,6 +29,7 @@ def test_a_bad_token_gives_one_line_and_a_failing_status(monkeypatch, capsys):
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr("bot.client.GameBot.run", refuse)
+    monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)  # keep pytest's streams
     assert cli.main([]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Reset Token" in err
