@@ -18,9 +18,9 @@ from discord.ext import commands
 from bot.board import Board
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
+from bot.gamecog import GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
-from bot.gamecog import GameCog, reply_private
 from bot.sessions import PLAYING, Session
 
 log = logging.getLogger(__name__)

@@ -32,6 +32,7 @@ class Table:
         self.env = world.env
         self.channel = world.channel
         self.players = players
+        self.board_id = world.board().id
 
     @property
     def session(self):
@@ -53,7 +54,10 @@ class Table:
         return self.session.engine.view(self.view["mime"])["card"]
 
     def board(self):
-        return self.world.board()
+        """The current board message (other messages may have been posted after it)."""
+        if self.session is not None:
+            self.board_id = self.session.board_message_id
+        return next(m for m in reversed(self.channel.history()) if m.id == self.board_id)
 
     async def slap(self, member: Any, tile: int):
         return await member.click(
@@ -69,13 +73,20 @@ class Table:
 
 @pytest.fixture
 def open_table(world) -> Callable[..., Awaitable[Table]]:
-    """``await open_table(n=4, **slash_options)``: a lobby opened by alice, n seated, started."""
+    """``await open_table(n=4, race_window_ms=None, **slash_options)``: alice's game, n seated.
 
-    async def make(n: int = 4, **options: Any) -> Table:
+    SimCord fires a pending timer on its own once that much *wall* time has passed, so a test
+    that needs a race to stay open across two clicks widens the window (the narrator sets an
+    engine option `/masks new` does not offer) far beyond the wall time of a few clicks.
+    """
+
+    async def make(n: int = 4, race_window_ms: int | None = None, **options: Any) -> Table:
         host, *others = world.members[:n]
         await host.slash(world.channel, "masks new", **options)
         for member in others:
             await member.click(world.board(), label="Join")
+        if race_window_ms is not None:
+            world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = race_window_ms
         await host.click(world.board(), label="Start")
         return Table(world, world.members[:n])
 

@@ -1,0 +1,267 @@
+"""Island of Monster Masks end to end through SimCord: whole games, races, refusals, timers, restarts.
+
+Defaults of the engine apply: race window 250 ms, 5 s pause after each reveal.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.components import Press
+from bot.engine import IllegalAction
+from bot.games.masks.faces import MONSTERS
+
+# SimCord waits, after each action, for timers due within its settle timeout (5 s by default):
+# a short one keeps the 5 s reveal pause and the race windows for env.advance_time.
+pytestmark = pytest.mark.simcord(settle_timeout=0.2)
+
+RACE = 0.3
+WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does  # seconds: past the 250 ms race window
+PAUSE = 5  # seconds: the pause after a reveal
+
+
+def ephemerals(channel, member):
+    return [m for m in channel.history(viewer=member) if m.flags.ephemeral]
+
+
+def other_tile(card: int, *taken: int) -> int:
+    return next(t for t in range(16) if t != card and t not in taken)
+
+
+async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_table, world, simcord_env):
+    table = await open_table(4)
+    bot = simcord_env.bot
+    host = table.players[0]
+    # The host pressed Start and is the first Mime: the card came with that press, privately.
+    first = ephemerals(world.channel, host)[-1]
+    assert f"**{MONSTERS[table.card()]}**" in first.content
+    assert [a.filename for a in first.attachments] == ["card.png"]
+
+    expected = [0, 0, 0, 0]
+    turns = table.view["turns"]
+    assert turns == 12
+    for turn in range(1, turns + 1):
+        assert table.view["turn"] == turn
+        mime = table.view["mime"]
+        assert mime == (turn - 1) % 4
+        card = table.card()
+        if turn > 1:
+            # The new Mime slapped last turn, so the card reached them through that press.
+            assert f"secret card is **{MONSTERS[card]}**" in ephemerals(world.channel, table.mime)[-1].content
+        guessers = table.guessers()
+        scoring = turn % 4 != 0  # every fourth turn nobody reads the Mime right
+        wrong = [other_tile(card)]
+        scorer = guessers[turn % 3]
+        for guesser in guessers:
+            if guesser is scorer and scoring:
+                tile = card
+            else:
+                tile = other_tile(card, *wrong)
+                wrong.append(tile)
+            result = await table.slap(guesser, tile)
+            assert result.followups[-1].ephemeral
+            assert f"You slapped **{MONSTERS[tile]}**" in result.followups[-1].content
+        if scoring:
+            expected[table.players.index(scorer)] += 1
+            expected[mime] += 1
+        await simcord_env.advance_time(RACE)  # races settle, everyone holds a tile: reveal
+        if turn < turns:
+            assert f"the card was **{MONSTERS[card]}**" in table.board().embeds[0].description
+            await simcord_env.advance_time(PAUSE)
+
+    assert table.session is None
+    final = table.board().embeds[0]
+    assert "game over" in final.title
+    assert final.description == "Winners: **alice, bob, carol**"
+    assert not table.board().components
+    # Worked by hand: dave mimed the three blank turns, so he only has his three guesses.
+    assert expected == [5, 5, 5, 3]
+    for member, cards in zip(table.players, expected, strict=True):
+        assert f"**{member.name}** — {cards} cards" in final.fields[0].value
+    rows, total = await bot.storage.leaderboard(world.guild.id, "masks")
+    assert total == 4
+    standing = {row.user_id: row for row in rows}
+    for member, cards in zip(table.players, expected, strict=True):
+        assert standing[member.id].score == cards
+        assert standing[member.id].wins == (1 if cards == 5 else 0)
+
+
+async def test_race_for_one_tile_earliest_press_wins_and_the_loser_slaps_again(
+    open_table, world, simcord_env
+):
+    table = await open_table(4, race_window_ms=WIDE)
+    _, bob, carol, dave = table.players
+    tile = other_tile(table.card())
+    await table.slap(bob, tile)
+    await simcord_env.advance_time(0.1)
+    carols = await table.slap(carol, tile)  # inside bob's 250 ms window: a race
+    assert "⏳" in next(
+        c["label"]
+        for row in table.board().components
+        for c in row.to_dict()["components"]
+        if c["custom_id"].endswith(f".{tile}")
+    )
+    await simcord_env.advance_time(WIDE / 1000)
+
+    assert table.view["held_by"][tile] == 1
+    lost = carols.followups[-1]
+    assert lost.ephemeral
+    assert f"**bob** slapped **{MONSTERS[tile]}** 100 ms before you" in lost.content
+    assert "slap another free tile" in lost.content
+    assert all(
+        "100 ms" not in m.content for m in ephemerals(world.channel, dave) + ephemerals(world.channel, bob)
+    )
+    button = next(
+        c
+        for row in table.board().components
+        for c in row.to_dict()["components"]
+        if c["custom_id"].endswith(f".{tile}")
+    )
+    assert button["label"] == f"{MONSTERS[tile]} · bob" and button.get("disabled")
+
+    again = await table.slap(carol, other_tile(table.card(), tile))
+    assert "You slapped" in again.followups[-1].content
+    await simcord_env.advance_time(WIDE / 1000)
+    assert table.view["held_by"][other_tile(table.card(), tile)] == 2
+
+
+async def test_refusals_change_nothing(open_table, world, simcord_env):
+    table = await open_table(3, race_window_ms=WIDE)
+    alice, bob, _ = table.players
+    outsider = world.members[4]
+    card = table.card()
+
+    refused = await table.slap(alice, 0)
+    assert refused.ephemeral and "You are the Mime" in refused.response.content
+    refused = await table.slap(outsider, 0)
+    assert "not playing" in refused.response.content
+    refused = await table.my_card(bob)
+    assert "Only the Mime" in refused.response.content
+    assert str(MONSTERS[card]) not in refused.response.content and not refused.response.attachments
+    refused = await table.my_card(outsider)
+    assert "not playing" in refused.response.content
+    refused = await table.end_guessing(bob)
+    assert "Only the Mime" in refused.response.content
+
+    await table.slap(bob, other_tile(card))
+    refused = await table.slap(bob, other_tile(card, other_tile(card)))
+    assert "racing for" in refused.response.content
+    await simcord_env.advance_time(WIDE / 1000)
+    refused = await table.slap(bob, card)
+    assert "already slapped" in refused.response.content and "can't be changed" in refused.response.content
+    assert table.view["held_by"][card] is None
+    assert table.view["slapped"] == [1]
+
+
+async def test_a_stale_board_and_an_earlier_turns_button_are_refused(open_table, world, simcord_env):
+    table = await open_table(3)
+    old = table.board()
+    # The board is posted anew (/board); the old one would be emptied, unless that edit fails.
+    simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}")
+    await table.players[1].slash(world.channel, "board")
+    assert table.board().id != old.id
+    refused = await table.players[1].click(old, custom_id=f"pc:{world.channel.id}:slap:1.0")
+    assert "old board" in refused.response.content
+    assert table.view["racing"] == []
+
+    await table.end_guessing(table.mime)
+    await simcord_env.advance_time(PAUSE)
+    assert table.view["turn"] == 2
+    # A button of turn 1 (a client that has not seen the edit yet) is refused by the engine.
+    cog = simcord_env.bot.game_cogs["masks"]
+    action = cog.action_for(table.session, 2, Press(world.channel.id, "slap", "1.0"))
+    with pytest.raises(IllegalAction, match="earlier turn"):
+        table.session.engine.apply(2, action, 0)
+
+
+async def test_guess_timer_runs_out_then_the_next_mime_draws(open_table, world, simcord_env):
+    table = await open_table(3, guess_seconds=30)
+    bob = table.players[1]
+    card = table.card()
+    await table.slap(bob, other_tile(card))
+    await simcord_env.advance_time(29)
+    assert table.view["phase"] == "guessing"
+    await simcord_env.advance_time(1.5)
+    assert table.view["phase"] == "reveal"
+    text = table.board().embeds[0].description
+    assert f"the card was **{MONSTERS[card]}** (the guess timer ran out)" in text
+    assert "Nobody guessed it" in text
+    assert all(c.get("disabled") for row in table.board().components for c in row.to_dict()["components"])
+    await simcord_env.advance_time(PAUSE)
+    assert table.view["turn"] == 2 and table.mime is bob
+    assert "**bob** is the Mime" in table.board().embeds[0].description
+    assert "press **My card**" in table.board().embeds[0].description
+
+
+async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
+    table = await open_table(3)
+    card = table.card()
+    await table.slap(table.players[1], card)
+    await simcord_env.advance_time(RACE)
+    result = await table.end_guessing(table.mime)
+    assert not result.ephemeral
+    assert "(the Mime ended the guessing). **bob** guessed it" in table.board().embeds[0].description
+    assert table.view["piles"] == [1, 1, 0]
+
+
+async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, restart):
+    table = await open_table(4)
+    _, bob, carol, dave = table.players
+    card = table.card()
+    await table.slap(bob, card)  # the race for it is still open when the bot goes down
+    await restart()
+    await simcord_env.advance_time(RACE)  # the restored timer settles it
+    assert table.view["held_by"][card] == 1
+    await table.slap(carol, other_tile(card))
+    await table.slap(dave, other_tile(card, other_tile(card)))
+    await simcord_env.advance_time(RACE)
+    assert "**bob** guessed it" in table.board().embeds[0].description
+    await restart()
+    await simcord_env.advance_time(PAUSE)
+    assert table.view["turn"] == 2
+    shown = await table.my_card(bob)
+    assert shown.ephemeral and f"**{MONSTERS[table.card()]}**" in shown.response.content
+    assert table.view["piles"] == [1, 1, 0, 0]
+
+
+async def test_the_card_never_shows_in_public_before_the_reveal(open_table, world, simcord_env, caplog):
+    table = await open_table(4)
+    alice, bob, carol, dave = table.players
+    card = table.card()
+    name = MONSTERS[card]
+    shown = await table.my_card(alice)
+    assert shown.ephemeral and name in shown.response.content
+    assert [a.filename for a in shown.response.attachments] == ["card.png"]
+    await table.slap(bob, other_tile(card))
+    await table.slap(carol, other_tile(card, other_tile(card)))
+    await simcord_env.advance_time(RACE)
+
+    for viewer in (bob, carol, dave, world.mod):
+        for message in world.channel.history(viewer=viewer):
+            text = message.content + " ".join(str(e.to_dict()) for e in message.embeds)
+            assert name not in text
+            assert all(a.filename != "card.png" for a in message.attachments)
+            for row in message.components:
+                for item in row.to_dict()["components"]:
+                    assert re.fullmatch(
+                        rf"pc:{world.channel.id}:(slap:1\.\d+|card:1|end:1)", item["custom_id"]
+                    )
+    assert all(name not in record.getMessage() for record in caplog.records)
+
+    # Stronger: the public board is identical whatever the card is.
+    cog = simcord_env.bot.game_cogs["masks"]
+    session = table.session
+    before = cog.render_board(session)
+    session.engine.card = (card + 1) % 16
+    after = cog.render_board(session)
+    session.engine.card = card
+    assert before.embed.to_dict() == after.embed.to_dict()
+    assert before.picture.key == after.picture.key
+    assert [i.item.custom_id for i in before.items] == [i.item.custom_id for i in after.items]
+    assert [i.item.label for i in before.items] == [i.item.label for i in after.items]
+
+    await table.slap(dave, card)
+    await simcord_env.advance_time(RACE)
+    assert f"the card was **{name}**" in table.board().embeds[0].description
