@@ -7,17 +7,28 @@ import copy
 from typing import Any
 
 from bot.games.kingdom.board import version_arg
+from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
 
 SELECTS = ("thief", "bard")
+
+
+def rigged(hands: list[int], deck: list[int] = ()) -> list[int]:
+    """A whole 26-card deal: ``hands`` in play order, then ``deck`` from the top, then the rest
+    (as in conftest's ``table``)."""
+    left = [c for c in range(len(CHARACTERS)) for _ in range(COPIES)]
+    for c in [*hands, *deck]:
+        left.remove(c)
+    return [*hands, *deck, *left]
 
 
 def session_of(env: Any, channel: Any) -> Any:
     return env.bot.sessions.get(channel.id)
 
 
-def engine_of(env: Any, channel: Any) -> KingdomEngine:
-    return session_of(env, channel).engine
+def engine_of(env: Any, channel: Any) -> KingdomEngine | None:
+    session = session_of(env, channel)
+    return session.engine if session is not None else None
 
 
 def board_of(env: Any, channel: Any, viewer: Any) -> Any:
@@ -62,3 +73,51 @@ def snapshot_components(env: Any, message: Any) -> list[dict[str, Any]]:
 def show_components(env: Any, message: Any, components: list[dict[str, Any]]) -> None:
     """Make a member's client show these components on the message (a stale or forged client)."""
     stored(env, message).components = copy.deepcopy(components)
+
+
+CHARACTER_NAMES = tuple(c.name for c in CHARACTERS)
+
+
+def now_ms(env: Any) -> int:
+    return int(env.now().timestamp() * 1000)
+
+
+async def rig(
+    env: Any, channel: Any, member: Any, hands: list[int], deck: list[int] = (), **options: Any
+) -> KingdomEngine:
+    """Replace the live game's engine with a scripted deal (``hands`` in seat order, the dealer
+    last) and post its board with `/board`. No timers unless ``turn_ms`` is given."""
+    session = session_of(env, channel)
+    opts = {"mode": "classic", "turn_ms": 0, "reveal_ms": 0, "decks": [rigged(hands, deck)], **options}
+    session.engine = KingdomEngine.new(len(session.players), 7, opts, now_ms(env))
+    await member.slash(channel, "board")
+    return session.engine
+
+
+def face_down_seats(engine: KingdomEngine) -> list[int]:
+    if engine.phase != "play":
+        return []
+    return [s for s, card in enumerate(engine.hands) if card is not None and card not in engine.face_up]
+
+
+def seat_line(description: str, name: str) -> str:
+    return next(line for line in description.splitlines() if "`" in line and f"**{name}**" in line)
+
+
+def assert_public_secrecy(
+    env: Any, channel: Any, viewer: Any, engine: KingdomEngine, names: list[str]
+) -> None:
+    """Nothing the channel shows ``viewer`` (a non-player) names a face-down card: no private
+    card picture, and no character on the line of a seat whose card is face down."""
+    messages = channel.history(viewer=viewer)
+    for message in messages:
+        assert not message.flags.ephemeral
+        assert all(a.filename != "card.png" for a in message.attachments)
+    if engine.is_over:
+        return
+    board = board_of(env, channel, viewer)
+    description = board.embeds[0].description
+    for seat in face_down_seats(engine):
+        line = seat_line(description, names[seat])
+        assert "face down" in line
+        assert not any(name in line for name in CHARACTER_NAMES), line

@@ -1,0 +1,277 @@
+"""Death Over the Kingdom through SimCord: whole games, private cards, refusals, timer, restart."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from kdiscord import (  # noqa: E402
+    assert_public_secrecy,
+    board_of,
+    engine_of,
+    open_game,
+    press,
+    rig,
+    seat_line,
+    session_of,
+    show_components,
+    snapshot_components,
+)
+
+from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
+from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
+from bot.games.kingdom.players import SimplePlayer  # noqa: E402
+from cogs.kingdom import KingdomCog  # noqa: E402
+
+NAMES = ["alice", "bob", "carol", "dave"]
+
+
+async def play_to_the_end(world, members, seed: int, check_secrecy: bool = True):
+    """Every seat plays what a simple computer player would, through the board, until the end.
+    Returns the engine (over)."""
+    env, channel = world.env, world.channel
+    names = NAMES[: len(members)]
+    brain = SimplePlayer(seed)
+    engine = engine_of(env, channel)
+    for _ in range(2000):
+        engine = engine_of(env, channel) or engine
+        if engine.is_over:
+            return engine
+        if engine.phase == "reveal":
+            await press(env, channel, members[0], {"type": "next"})
+            continue
+        seat = engine.active
+        result = await press(env, channel, members[seat], brain.choose(engine, seat))
+        assert result.response is not None and not result.response.ephemeral, "a legal press was refused"
+        if check_secrecy:
+            assert_public_secrecy(env, channel, world.mod, engine, names)
+    raise AssertionError("the game did not end")
+
+
+async def standings(world):
+    rows, _ = await world.env.bot.storage.leaderboard(world.guild.id, "kingdom", lower_score_wins=True)
+    return {row.user_id: row for row in rows}
+
+
+# ------------------------------------------------------------------ whole games
+async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(world):
+    members = await open_game(world, 4, mode="classic", length=3)
+    engine = await play_to_the_end(world, members, seed=3)
+
+    assert engine.round == 12
+    final = world.channel.last_message.embeds[0]
+    assert "game over" in final.title
+    winners = engine.result().winners
+    for seat in winners:
+        assert f"**{NAMES[seat]}**" in final.description.split("\n")[0]
+    assert world.channel.last_message.components == []
+    rows = await standings(world)
+    for seat, member in enumerate(members):
+        assert rows[member.id].score == engine.tokens[seat]
+        assert rows[member.id].wins == (seat in winners)
+    assert world.env.bot.sessions.get(world.channel.id) is None
+
+
+async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world):
+    members = await open_game(world, 3, mode="only-one")
+    engine = await play_to_the_end(world, members, seed=5, check_secrecy=False)
+
+    result = engine.result()
+    assert len(result.winners) >= 1 and all(
+        not engine.out[s] or len(result.winners) > 1 for s in result.winners
+    )
+    final = world.channel.last_message.embeds[0]
+    eliminated = next(f for f in final.fields if f.name.startswith("Eliminated"))
+    for seat in engine.eliminated[0]:
+        assert NAMES[seat] in eliminated.value
+    rows = await standings(world)
+    for seat, member in enumerate(members):
+        assert rows[member.id].score == 5 - engine.tokens[seat]  # tokens lost: fewer is better
+        assert rows[member.id].wins == (seat in result.winners)
+
+
+async def test_start_enforces_the_modes_player_range(world):
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "kingdom new", mode="classic")
+    lobby = world.channel.last_message
+    await bob.click(lobby, label="Join")
+    refused = await alice.click(lobby, label="Start")
+    assert refused.ephemeral and "3–16 players" in refused.response.content
+    assert session_of(world.env, world.channel).engine is None
+    await alice.slash(world.channel, "end")
+
+    await alice.slash(world.channel, "kingdom new", mode="only-one")
+    lobby = world.channel.last_message
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    assert engine_of(world.env, world.channel).mode == "only-one"
+
+
+# ------------------------------------------------------------------ what each member can see
+async def test_my_card_is_private_and_received_cards_reach_only_their_holder(world):
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [THIEF, CLOWN, PRINCESS, DEATH])
+    names = NAMES
+
+    mine = await alice.click(board_of(env, channel, alice), label="My card")
+    assert mine.ephemeral and "Thief (3)" in mine.response.embeds[0].title
+    assert "Your turn" in mine.response.embeds[0].description
+    picture = mine.response.attachments[0]
+    assert picture.filename == "card.png" and await picture.read() == card_png(THIEF)
+    assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
+    await carol.click(board_of(env, channel, carol), label="My card")  # carol can be reached later
+    assert_public_secrecy(env, channel, world.mod, engine, names)
+
+    looked = await press(env, channel, alice, {"type": "thief", "target": 2})
+    peek = looked.followups[0]
+    assert peek.ephemeral and "carol holds: Princess" in peek.embeds[0].title
+    assert peek.id not in {m.id for m in channel.history(viewer=carol)}
+    description = board_of(env, channel, bob).embeds[0].description
+    assert "looked at **carol**'s card" in description and "Princess" not in description
+    assert_public_secrecy(env, channel, world.mod, engine, names)
+
+    took = await press(env, channel, alice, {"type": "swap"})
+    assert "Princess" in took.followups[0].embeds[0].title
+    carols = [m for m in channel.history(viewer=carol) if m.flags.ephemeral and m.embeds]
+    assert "Your new card: Thief" in carols[-1].embeds[0].title
+    assert carols[-1].id not in {m.id for m in channel.history(viewer=bob)}
+
+    # bob exchanges with carol (reachable: a followup), then carol with dave, who never pressed
+    # anything: the board tells dave to look.
+    await press(env, channel, bob, {"type": "exchange", "target": 2})
+    assert (
+        "Your new card: Clown" in [m for m in channel.history(viewer=carol) if m.embeds][-1].embeds[0].title
+    )
+    await press(env, channel, carol, {"type": "exchange", "target": 3})
+    board = board_of(env, channel, dave).embeds[0].description
+    assert "**dave**, your card changed: press 🃏 **My card**" in board
+    looked = await dave.click(board_of(env, channel, dave), label="My card")
+    assert "Clown (4)" in looked.response.embeds[0].title
+    assert_public_secrecy(env, channel, world.mod, engine, names)
+
+
+async def test_the_reveal_shows_every_card_and_its_picture(world):
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [MONK, QUEEN, PRINCESS, DEATH], reveal_ms=20_000)
+    for member in (alice, bob, carol, dave):
+        await press(env, channel, member, {"type": "stand"})
+    assert engine.phase == "reveal"
+    board = board_of(env, channel, world.mod)
+    description = board.embeds[0].description
+    assert "Round 1 revealed" in description and "Lowest card: **dave**" in description
+    assert "Queen** (11) → turned **1**" in seat_line(description, "bob")
+    assert "Monk** (6) → copied **1**" in seat_line(description, "alice")
+    picture = board.attachments[0]
+    assert picture.filename == "reveal.png"
+    assert await picture.read() == reveal_png(engine.reveal, NAMES)
+    await press(env, channel, carol, {"type": "next"})
+    assert engine.round == 2 and engine.phase == "play"
+
+
+# ------------------------------------------------------------------ refusals
+async def test_refusals_change_nothing(world):
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    frank = world.members[5]
+    engine = await rig(env, channel, alice, [BARD, KING, QUEEN, MONK])
+    version = engine.version
+    board = board_of(env, channel, alice)
+
+    # King holders are not offered as targets, neither to exchange nor to the Bard.
+    labels = [c.label for row in board.components for c in row.children if hasattr(c, "label")]
+    assert not any("bob" in (label or "") for label in labels)
+    bard = next(c for row in board.components for c in row.children if c.custom_id == f"ps:{channel.id}:bard")
+    assert [o.label for o in bard.options] == ["carol", "dave"]
+
+    out_of_turn = await carol.click(board, label="Stand")
+    assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
+    stranger = await frank.click(board, label="Stand")
+    assert stranger.ephemeral and "not playing" in stranger.response.content
+    stranger = await frank.click(board, label="My card")
+    assert stranger.ephemeral and "not playing" in stranger.response.content
+
+    # A forged client offering bob (the King's holder) as a target.
+    forged = snapshot_components(env, board)
+    for row in forged:
+        for item in row["components"]:
+            if item.get("custom_id") == f"ps:{channel.id}:bard":
+                item["options"].append({"label": "bob", "value": f"{version}.1"})
+    forged[0]["components"].insert(
+        0,
+        {
+            "type": 2,
+            "style": 2,
+            "label": "Exchange with bob",
+            "custom_id": f"pc:{channel.id}:exchange:{version}.1",
+        },
+    )
+    show_components(env, board, forged)
+    refused = await alice.select(board, [f"{version}.1"], custom_id=f"ps:{channel.id}:bard")
+    assert refused.ephemeral and "King" in refused.response.content
+    refused = await alice.click(board, label="Exchange with bob")
+    assert refused.ephemeral and "King" in refused.response.content
+    assert engine.version == version and engine.active == 0 and engine.char(1) == KING
+
+    # A stale board: alice stands (bob's King stands at once), then carol presses the old Stand.
+    stale = snapshot_components(env, board)
+    await press(env, channel, alice, {"type": "stand"})
+    assert engine.active == 2
+    show_components(env, board, stale)
+    refused = await carol.click(board, label="Stand")
+    assert refused.ephemeral and "out-of-date" in refused.response.content
+    assert engine.active == 2
+
+    # An old board message (the board was posted again) is refused by the session layer.
+    old = board_of(env, channel, carol)
+    current = snapshot_components(env, old)
+    await carol.slash(channel, "board")
+    show_components(env, old, current)
+    refused = await carol.click(old, label="Stand")
+    assert refused.ephemeral and "old board" in refused.response.content
+    assert engine.active == 2
+    await press(env, channel, carol, {"type": "stand"})
+    assert engine.active == 3
+
+
+# ------------------------------------------------------------------ time and restarts
+async def test_an_idle_player_stands_when_the_timer_runs_out(world):
+    env, channel = world.env, world.channel
+    await open_game(world, 4, timer=10)
+    engine = engine_of(env, channel)
+    first = engine.active
+    await env.advance_time(10.5)
+    assert engine.active != first and engine.actions[-1] == {"type": "stand", "seat": first, "timeout": True}
+    board = board_of(env, channel, world.mod)
+    assert f"⏰ **{NAMES[first]}** ran out of time and stands" in board.embeds[0].fields[0].value
+    # Nobody moves: the round ends, the reveal pause passes, round 2 is dealt.
+    for _ in range(3):
+        await env.advance_time(10.5)
+    await env.advance_time(21)
+    assert engine.round == 2
+    assert "Round 2/12" in board_of(env, channel, world.mod).embeds[0].title
+
+
+async def test_a_restart_mid_round_keeps_the_game_going(world, make_bot):
+    env, channel = world.env, world.channel
+    members = await open_game(world, 4)
+    engine = engine_of(env, channel)
+    await press(env, channel, members[engine.active], {"type": "stand"})
+    saved = engine.to_json()
+
+    await env.restart_bot(make_bot([KingdomCog]))
+
+    restored = engine_of(env, channel)
+    assert restored is not engine and restored.to_json() == saved
+    seat = restored.active
+    mine = await members[seat].click(board_of(env, channel, members[seat]), label="My card")
+    assert restored.hands[seat] is not None
+    assert f"({restored.char(seat)})" in mine.response.embeds[0].title
+    round_ = restored.round
+    while restored.round == round_ and restored.phase == "play":
+        result = await press(env, channel, members[restored.active], {"type": "stand"})
+        assert not result.response.ephemeral
+    assert restored.reveal is not None and restored.reveal["round"] == round_
