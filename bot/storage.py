@@ -99,7 +99,9 @@ class Storage:
     async def open(cls, path: str | Path) -> Storage:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path))
+        # Autocommit: saving a session is one statement, so one trip to SQLite's thread; the
+        # statements that must go together are wrapped in explicit BEGIN/COMMIT.
+        db = await aiosqlite.connect(str(path), isolation_level=None)
         # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
         for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000", "foreign_keys=ON"):
             # A PRAGMA that answers leaves its statement open until read; close it before any commit.
@@ -134,13 +136,11 @@ class Storage:
             "state=excluded.state, updated_at=excluded.updated_at",
             (channel_id, guild_id, kind, json.dumps(state, separators=(",", ":")), now),
         )
-        await self._db.commit()
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
         await self._db.execute(
             "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
         )
-        await self._db.commit()
 
     async def load_sessions(self) -> list[dict[str, Any]]:
         """Every open session of every guild: the bot reloads them all at start-up."""
@@ -151,6 +151,14 @@ class Storage:
 
     async def record_game(self, record: GameRecord) -> bool:
         """Store a game and its seats in one transaction; False if it was already recorded."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            return await self._insert_game(record)
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+
+    async def _insert_game(self, record: GameRecord) -> bool:
         async with self._db.execute(
             "INSERT INTO games (game_key, guild_id, channel_id, kind, options, seed, started_at, ended_at, "
             "outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_key) DO NOTHING",
@@ -169,13 +177,13 @@ class Storage:
             inserted = cur.rowcount == 1
             game_id = cur.lastrowid
         if not inserted:
-            await self._db.rollback()
+            await self._db.execute("ROLLBACK")
             return False
         await self._db.executemany(
             "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won) VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won)) for p in record.players],
         )
-        await self._db.commit()
+        await self._db.execute("COMMIT")
         return True
 
     async def leaderboard(
