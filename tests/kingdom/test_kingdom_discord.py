@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from kdiscord import (  # noqa: E402
+from test_kingdom_discord_support import (  # noqa: E402
     assert_public_secrecy,
     board_of,
     engine_of,

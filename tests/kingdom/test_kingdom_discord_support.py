@@ -1,5 +1,5 @@
-"""Helpers for the Death Over the Kingdom SimCord tests: open a game, find the board, press what
-the engine allows, and look at the channel as a given member sees it."""
+"""Helpers (no tests) for the Death Over the Kingdom SimCord tests: open a game, find the board,
+press what the engine allows, and look at the channel as a given member sees it."""
 
 from __future__ import annotations
 
