@@ -22,7 +22,11 @@ log = logging.getLogger(__name__)
 
 def default_game_cogs() -> list[type[GameCog]]:
     """The games users can play. Imported here so the engines never load discord.py themselves."""
-    return []
+    from cogs.kabuki import KabukiCog
+    from cogs.kingdom import KingdomCog
+    from cogs.masks import MasksCog
+
+    return [KabukiCog, MasksCog, KingdomCog]
 
 
 class GameBot(commands.Bot):

@@ -1,0 +1,34 @@
+"""The real bot: every game is registered, with its commands, rules and leaderboard choice."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    from bot.client import default_game_cogs
+
+    return make_bot(default_game_cogs())
+
+
+async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world):
+    commands = set(world.members[0].available_commands(world.channel))
+    assert {"kabuki new", "masks new", "kingdom new"} <= commands
+    assert {"leaderboard", "stats", "rules", "help", "end", "board"} <= commands
+
+
+@pytest.mark.parametrize("game", ["kabuki", "masks", "kingdom"])
+async def test_every_game_has_rules_and_an_empty_leaderboard(world, game):
+    rules = await world.members[0].slash(world.channel, "rules", game=game)
+    assert rules.ephemeral and len(rules.response.embeds[0].description) > 200
+    board = await world.members[0].slash(world.channel, "leaderboard", game=game)
+    assert board.response.embeds[0].description == "No finished games in this server yet."
+
+
+async def test_help_lists_every_game(world):
+    helped = await world.members[0].slash(world.channel, "help")
+    text = helped.response.embeds[0].description
+    assert "`/kabuki new` — Kabuki (2–6 players)" in text
+    assert "`/masks new` — Island of Monster Masks (3–8 players)" in text
+    assert "`/kingdom new` — Death Over the Kingdom" in text
