@@ -1,0 +1,140 @@
+"""The Discord board of Death Over the Kingdom, without Discord: what it offers, what it hides,
+how presses are read and how standings are recorded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import IllegalAction, Result
+from bot.games.kingdom.board import (
+    kingdom_board,
+    my_card_message,
+    parse_press,
+    public_options,
+    version_arg,
+)
+from bot.games.kingdom.cards import BARD, KING, QUEEN, THIEF
+from bot.games.kingdom.engine import KingdomEngine
+from bot.games.kingdom.players import RandomPlayer
+from cogs.kingdom import RULES, KingdomCog
+
+NAMES = [f"p{i}" for i in range(20)]
+
+
+def positions(seed: int, players: int, mode: str = "classic", steps: int = 400):
+    """Engines along a game of random legal moves (every intermediate state)."""
+    engine = KingdomEngine.new(players, seed, {"mode": mode, "turn_ms": 0, "reveal_ms": 1000}, 0)
+    brain = RandomPlayer(seed)
+    for step in range(steps):
+        if engine.is_over:
+            return
+        yield engine
+        if engine.phase == "reveal":
+            engine.apply(0, {"type": "next"}, step)
+        else:
+            engine.apply(engine.active, brain.choose(engine, engine.active), step)
+
+
+def board_dict(engine: KingdomEngine, names=NAMES) -> tuple:
+    board = kingdom_board(engine.view(None), names[: engine.players], 1, "game")
+    ids = [item.item.custom_id for item in board.items]
+    options = [[o.value for o in item.item.options] for item in board.items if hasattr(item.item, "options")]
+    key = board.picture.key if board.picture else None
+    return board.embed.to_dict(), ids, options, key
+
+
+@pytest.mark.parametrize(
+    "seed,players,mode", [(1, 3, "classic"), (2, 7, "death-over-all"), (3, 5, "only-one")]
+)
+def test_the_board_offers_everything_the_active_seat_may_do(seed, players, mode):
+    for engine in positions(seed, players, mode):
+        offered = public_options(engine.view(None))
+        seat = engine.active if engine.phase == "play" else 0
+        for action in engine.legal_actions(seat):
+            assert action in offered
+        for action in offered:  # and never a King holder as a target
+            target = action.get("target")
+            assert target is None or engine.char(target) != KING or action["type"] in ("swap", "keep")
+
+
+@pytest.mark.parametrize("seed,players", [(4, 4), (5, 9)])
+def test_the_board_does_not_depend_on_face_down_cards(seed, players):
+    """Shuffle every face-down card among the seats holding one: the board must not change."""
+    rng = random.Random(seed)
+    for engine in positions(seed, players):
+        hidden = [s for s, c in enumerate(engine.hands) if c is not None and c not in engine.face_up]
+        if engine.phase != "play" or len(hidden) < 2:
+            continue
+        other = KingdomEngine.from_json(engine.to_json())
+        cards = [other.hands[s] for s in hidden]
+        rng.shuffle(cards)
+        for s, c in zip(hidden, cards, strict=True):
+            other.hands[s] = c
+        assert board_dict(other) == board_dict(engine)
+
+
+def test_buttons_are_capped_and_carry_the_version(table):
+    engine = table([THIEF, BARD, QUEEN, KING, QUEEN, BARD])
+    board = kingdom_board(engine.view(None), NAMES[:6], 42, "g")
+    version = engine.version
+    ids = [item.item.custom_id for item in board.items]
+    assert f"pc:42:stand:{version}" in ids and f"pc:42:exchange:{version}.1" in ids
+    thief = next(item.item for item in board.items if item.item.custom_id == "ps:42:thief")
+    # Seat 3 holds a King: never offered.
+    assert [o.value for o in thief.options] == [version_arg(version, t) for t in (1, 2, 4, 5)]
+    assert len(ids) <= 25 and all(len(i) <= 100 for i in ids)
+
+
+def test_presses_are_read_with_their_version():
+    assert parse_press("12") == (12, None)
+    assert parse_press("12.3") == (12, 3)
+    for bad in ("", "x", "1.", "1.x", "-1"):
+        assert parse_press(bad) is None
+
+
+def test_a_press_from_an_old_version_is_refused(table):
+    from bot.components import Press
+    from bot.sessions import Session
+
+    session = Session("kingdom", 1, 2, 3, {}, 0, "g", 0, players=[10, 11, 12])
+    session.engine = table([QUEEN, BARD, KING])
+    cog = KingdomCog.__new__(KingdomCog)
+    version = session.engine.version
+    assert cog.action_for(session, 0, Press(2, "exchange", f"{version}.1")) == {
+        "type": "exchange",
+        "target": 1,
+    }
+    assert cog.action_for(session, 0, Press(2, "bard", "", (f"{version}.1",))) == {
+        "type": "bard",
+        "target": 1,
+    }
+    with pytest.raises(IllegalAction, match="out-of-date"):
+        cog.action_for(session, 0, Press(2, "stand", str(version + 1)))
+    with pytest.raises(IllegalAction):
+        cog.action_for(session, 0, Press(2, "join", str(version)))
+
+
+def test_my_card_says_what_the_card_can_do_now(table):
+    engine = table([BARD, QUEEN, KING, THIEF])
+    message = my_card_message(engine.view(0), NAMES)
+    text = message["embed"].description
+    assert message["embed"].title == "Your card: Bard (5)"
+    assert "use the **Bard** on p1" in text and "p2" not in text  # p2 holds a King
+    assert message["file"].filename == "card.png"
+    later = my_card_message(engine.view(3), NAMES)["embed"].description
+    assert "Not your turn: **p0** is playing" in later
+
+
+def test_only_one_records_tokens_lost_and_classic_tokens_taken():
+    cog = KingdomCog.__new__(KingdomCog)
+    only_one = Result((0, 3, 0), (1,), {"mode": "only-one"})
+    assert cog.recorded_scores(None, only_one) == [5, 2, 5]
+    classic = Result((4, 2, 3), (1,), {"mode": "classic"})
+    assert cog.recorded_scores(None, classic) == [4, 2, 3]
+
+
+def test_the_rules_summary_explains_the_discord_adaptation():
+    assert "My card" in RULES and "timer" in RULES and "King" in RULES
+    assert len(RULES) <= 4096
