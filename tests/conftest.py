@@ -23,15 +23,24 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def make_bot(db_path: Path):
+async def make_bot(db_path: Path):
     """Builds a fresh bot on the test's database (a restart needs a new bot object)."""
+    made: list[GameBot] = []
 
     def make(game_cogs=None) -> GameBot:
         config = Config(token=None, database_path=str(db_path), dev_guild_id=None, log_level="INFO")
         cogs = [TapCog] if game_cogs is None else game_cogs
-        return create_bot(config, game_cogs=cogs)
+        bot = create_bot(config, game_cogs=cogs)
+        made.append(bot)
+        return bot
 
-    return make
+    yield make
+    # SimCord detaches a bot without closing it; close its database so no worker thread outlives
+    # the test's event loop.
+    for bot in made:
+        storage = getattr(bot, "storage", None)
+        if storage is not None:
+            await storage.close()
 
 
 @pytest.fixture
