@@ -75,7 +75,7 @@ async def test_the_mimes_words_are_removed_and_emoji_kept(open_table, world, sim
     assert "it was easy!" in texts(world.channel)
     await simcord_env.advance_time(5)
     pressed = await table.slap(table.guessers()[0], 0)  # the board still works after all that chat
-    assert not pressed.ephemeral and "You slapped" in pressed.followups[-1].content
+    assert pressed.ephemeral and "You slapped" in pressed.response.content
 
 
 async def test_camera_mode_leaves_the_mime_alone(open_table, world):

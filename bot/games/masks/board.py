@@ -1,8 +1,10 @@
 """The Discord board of Island of Monster Masks: embed, 4×4 tile buttons and the tiles picture.
 
 Everything here is drawn from the engine's *public* view (``view(None)``), so nothing on the
-board can carry the Mime's card: the card reaches the Mime only through ``card_message``,
-which the cog sends as an ephemeral reply. Button ``custom_id``s hold the public turn number
+board can carry the Mime's card. Open races are left out on purpose: a slap alone then leaves the
+board as it was, so the cog answers it privately without editing the board, and the board
+changes when the race settles a quarter second later. The card reaches the Mime only through
+``card_message``, which the cog sends as an ephemeral reply. Button ``custom_id``s hold the public turn number
 (``slap:<turn>.<tile>``), so a press from an earlier turn is refused by the engine.
 """
 
@@ -71,7 +73,6 @@ def picture(view: dict[str, Any], names: Sequence[str]) -> Picture:
 
 
 def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
-    racing = {seat: race["tile"] for race in view["races"] for seat in race["seats"]}
     tile_of = {seat: tile for tile, seat in enumerate(view["held_by"]) if seat is not None}
     lines = []
     for seat, name in enumerate(names):
@@ -79,8 +80,6 @@ def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
             status = "🎭 Mime"
         elif seat in tile_of:
             status = f"✋ {view['tile_names'][tile_of[seat]]}"
-        elif seat in racing:
-            status = f"⏳ racing for {view['tile_names'][racing[seat]]}"
         elif view["phase"] == "guessing":
             status = "🤔 thinking…"
         else:
@@ -130,7 +129,6 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
 
 def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list[GameButton]:
     guessing = view["phase"] == "guessing"
-    racing = {race["tile"] for race in view["races"]}
     reveal = view["last_reveal"] if not guessing else None
     items: list[GameButton] = []
     for tile, name in enumerate(view["tile_names"]):
@@ -140,8 +138,6 @@ def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list
         if holder is not None:
             label = f"{name} · {short(names[holder])}"
             style = discord.ButtonStyle.secondary
-        elif tile in racing:
-            label = f"{name} ⏳"
         if reveal is not None and tile == reveal["card"]:
             style = discord.ButtonStyle.success
         items.append(
