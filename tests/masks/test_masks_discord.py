@@ -5,6 +5,7 @@ Defaults of the engine apply: race window 250 ms, 5 s pause after each reveal.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from bot.components import Press
 from bot.engine import IllegalAction
 from bot.games.masks.faces import MONSTERS
+from bot.games.masks.players import play_game
 
 # SimCord waits, after each action, for timers due within its settle timeout (5 s by default):
 # a short one keeps the 5 s reveal pause and the race windows for env.advance_time.
@@ -261,3 +263,19 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
     await table.slap(dave, card)
     await simcord_env.advance_time(RACE)
     assert f"the card was **{name}**" in table.board().embeds[0].description
+
+
+def test_a_saved_state_does_not_change_as_the_game_goes_on():
+    """to_json shares finished turns and log entries with the engine (saves are per press)."""
+    engine, _ = play_game(4, 3)
+    replay = type(engine).new(4, 3, engine.log[0]["options"], engine.log[0]["now"])
+    snapshots = []
+    for step in engine.log[1:]:
+        data = replay.to_json()
+        snapshots.append((data, json.dumps(data)))
+        if step["op"] == "apply":
+            replay.apply(step["seat"], step["action"], step["now"])
+        else:
+            replay.advance(step["now"])
+    assert all(json.dumps(data) == frozen for data, frozen in snapshots)
+    assert replay.to_json() == engine.to_json()

@@ -11,7 +11,6 @@ See docs/monster-masks.md for the actions, views, events and options in one plac
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
@@ -491,10 +490,11 @@ class MasksEngine(GameEngine):
             "reveal_until": self.reveal_until,
             "last_reveal": copy.deepcopy(self.last_reveal),
             "version": self.version,
-            # Both grow with the game and are saved after every press: a JSON round trip detaches
-            # them about twice as fast as deepcopy (they are plain JSON already).
-            "history": json.loads(json.dumps(self.history)),
-            "log": json.loads(json.dumps(self.log)),
+            # Both grow with the game and are saved after every press, so only what can still
+            # change is copied: the current turn's record. Finished turns and log entries are
+            # never modified once written, and the result shares them (treat it as read-only).
+            "history": [*self.history[:-1], copy.deepcopy(self.history[-1])] if self.history else [],
+            "log": list(self.log),
         }
 
     @classmethod
