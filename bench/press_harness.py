@@ -43,8 +43,9 @@ class AckCog(commands.Cog):
 
 def bench_bot(game_cogs: list[Any]) -> GameBot:
     db = Path(tempfile.mkdtemp()) / "bench.db"
-    bot = create_bot(Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING"),
-                     game_cogs=game_cogs)
+    bot = create_bot(
+        Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING"), game_cogs=game_cogs
+    )
 
     async def add_ack() -> None:
         await bot.add_cog(AckCog())
@@ -74,5 +75,7 @@ async def baseline_ms(member: Any, channel: Any, repeats: int = 60) -> list[floa
 
 def report(name: str, samples: list[float], baseline: list[float]) -> None:
     med, base = statistics.median(samples), statistics.median(baseline)
-    print(f"{name}: median {med:.2f} ms CPU per press ({len(samples)} presses); "
-          f"bare acknowledge {base:.2f} ms; ratio {med / base:.2f} (target ≤ 2.0)")
+    print(
+        f"{name}: median {med:.2f} ms CPU per press ({len(samples)} presses); "
+        f"bare acknowledge {base:.2f} ms; ratio {med / base:.2f} (target ≤ 2.0)"
+    )
