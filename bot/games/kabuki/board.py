@@ -260,11 +260,6 @@ def render(view: View, names: Sequence[str], channel_id: int, *, final: bool = F
             name=f"🎭 Stack {reveal['stack'] + 1} revealed", value=reveal_text(reveal, names), inline=False
         )
     embed.add_field(name="Stacks (top mask)", value=stacks_text(view), inline=True)
-    current = view["current"]
-    if current is not None:
-        embed.add_field(
-            name="On show", value=f"**{MASKS[current['card']]}**\nfor {names[current['seat']]}", inline=True
-        )
     embed.add_field(name="Players", value=players_text(view, names), inline=False)
     last = event_line(view["last_event"], names)
     if last is not None and not final:
@@ -274,7 +269,7 @@ def render(view: View, names: Sequence[str], channel_id: int, *, final: bool = F
         embed.add_field(name="Rounds", value=rounds, inline=False)
     embed.set_footer(
         text=f"Deck: {plural(view['deck_left'], 'card')} left · Box: {plural(view['box'], 'token')} · "
-        "Only the top masks are shown: remember what lies beneath."
+        "Remember what lies beneath!"
     )
     items = [] if final else buttons(channel_id, view)
     return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final))

@@ -1,0 +1,106 @@
+"""CPU cost of one Kabuki press in SimCord, by hand: python bench/bench_kabuki_press.py
+
+A placement press handled end to end (interaction in, engine, state saved to SQLite, board edit
+with its new picture out) against a bare acknowledge-only button in the same run. Board pictures
+are measured apart: the picture cache is warmed first by replaying the same placements on a copy
+of the engine, so the press figure holds the upload of the new picture but not its drawing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import simcord
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from press_harness import bench_bot, cpu_ms, report  # noqa: E402
+
+from bot.games.kabuki.board import picture_key, render_picture  # noqa: E402
+from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
+from bot.games.kabuki.pictures import render_board  # noqa: E402
+from cogs.kabuki import KabukiCog  # noqa: E402
+
+PRESSES = 120  # no Stop!: a round ends when its 50th card is placed (no grace), the next begins
+
+
+def stack_for(turn: int) -> int:
+    return (turn * 7 + turn // 4) % 4
+
+
+def warm_pictures(engine: KabukiEngine, presses: int) -> None:
+    copy = KabukiEngine.from_json(engine.to_json())
+    render_picture(picture_key(copy.view(None)))
+    for _ in range(presses):
+        view = copy.view(None)
+        copy.apply(view["current"]["seat"], {"type": "place", "stack": stack_for(view["turn"])}, copy.clock)
+        copy.advance(copy.clock)  # the last card's window closes at once without grace
+        render_picture(picture_key(copy.view(None)))
+
+
+def picture_figures() -> None:
+    engine = KabukiEngine.new(4, 99, {}, 0)
+    keys = []
+    for turn in range(30):
+        view = engine.view(None)
+        engine.apply(view["current"]["seat"], {"type": "place", "stack": turn % 4}, view["place_from"])
+        keys.append(picture_key(engine.view(None)))
+    render_board.cache_clear()
+    render_picture.cache_clear()
+    new, cached = [], []
+    for key in keys:
+        start = time.process_time()
+        render_picture(key)
+        new.append((time.process_time() - start) * 1000)
+        start = time.process_time()
+        render_picture(key)
+        cached.append((time.process_time() - start) * 1000)
+    print(
+        f"board picture: new {statistics.median(new):.2f} ms CPU, "
+        f"cached {statistics.median(cached) * 1000:.1f} µs CPU (median of {len(keys)})"
+    )
+
+
+async def main() -> None:
+    bot = bench_bot([KabukiCog])
+    async with simcord.run(bot, settle_timeout=1.0) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]
+        gc.disable()
+        await members[0].slash(channel, "ackbench")
+        ack_message = channel.last_message
+        await members[0].slash(channel, "kabuki new", grace=0, race_window=2000, reveal=2, turn_timer=600)
+        for member in members[1:]:
+            await member.click(channel.last_message, label="Join")
+        await members[0].click(channel.last_message, label="Start")
+        session = bot.sessions.get(channel.id)
+        warm_pictures(session.engine, PRESSES)
+        samples, base = [], []
+        board_id = session.board_message_id
+        for _ in range(PRESSES):
+            # Presses alternate with bare acknowledges, so both meet the same machine weather; the
+            # garbage collector runs between samples, not inside whichever press trips it.
+            gc.collect()
+            base.append(await cpu_ms(lambda: members[0].click(ack_message, custom_id="ackbench")))
+            gc.collect()
+            view = session.engine.view(None)
+            who = members[view["current"]["seat"]]
+            custom_id = f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}"
+            board = next(m for m in reversed(channel.history()) if m.id == board_id)
+            samples.append(
+                await cpu_ms(lambda who=who, board=board, c=custom_id: who.click(board, custom_id=c))
+            )
+        assert session.engine.view(None)["turn"] == PRESSES, "every press must have been accepted"
+        report("kabuki place", samples, base)
+    picture_figures()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
