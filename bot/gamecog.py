@@ -479,7 +479,10 @@ class GameCog(commands.GroupCog):
                 return
             assert session.engine is not None
             events = session.engine.advance(now)
-            if events or session.engine.is_over:
-                await self._after_change(session, events)
-            else:
-                self._schedule(session)
+            if not events and session.engine.next_deadline() == deadline:
+                # An engine that does not consume its own deadline would wake us forever.
+                log.error("%s engine in channel %s kept deadline %s", self.kind, session.channel_id, deadline)
+                return
+            # Redraw even without events: a passing deadline (a grace period ending) can change
+            # what the board offers.
+            await self._after_change(session, events)
