@@ -230,7 +230,9 @@ class KabukiEngine(GameEngine):
             "challenged_turn": self.challenged_turn,
             "last_event": None if self.last_event is None else _deep(self.last_event),
             "round_results": [dict(r) for r in self.round_results],
-            "log": [_deep(e) for e in self.log],
+            # Entries are written once and never changed, so sharing them is safe; copying them
+            # grew every save with the length of the game.
+            "log": list(self.log),
         }
 
     @classmethod
