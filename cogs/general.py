@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import GAME_COLOUR
+from bot.components import make_view
 from bot.gamecog import is_moderator, reply_private
 
 if TYPE_CHECKING:
@@ -70,10 +71,7 @@ class LeaderboardButton(
         if self.kind not in bot.game_cogs or interaction.guild_id is None:
             return await reply_private(interaction, "That leaderboard is no longer available.")
         embed, items = await leaderboard_page(bot, interaction.guild_id, self.kind, self.page)
-        view = discord.ui.View(timeout=None)
-        for item in items:
-            view.add_item(item)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(embed=embed, view=make_view(items))
 
 
 HELP_TEXT = """\
@@ -118,10 +116,7 @@ class GeneralCog(commands.Cog):
         async def leaderboard(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
             assert interaction.guild_id is not None
             embed, items = await leaderboard_page(bot, interaction.guild_id, game.value, 0)
-            view = discord.ui.View(timeout=None)
-            for item in items:
-                view.add_item(item)
-            await interaction.response.send_message(embed=embed, view=view)
+            await interaction.response.send_message(embed=embed, view=make_view(items))
 
         @app_commands.command(name="stats", description="Games, wins and scores per game for a member.")
         @app_commands.describe(member="Whose stats (default: yours)")
