@@ -136,19 +136,12 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     def action_for(self, session: Session, seat: int, press: Press) -> Action:
         engine = session.engine
         assert isinstance(engine, KingdomEngine)
-        if press.name not in render.ACTION_NAMES:
-            raise IllegalAction("That button is not part of this game.")
-        raw = (press.values[0] if press.values else "") if press.name in render.SELECTS else press.arg
-        parsed = render.parse_press(raw)
+        parsed = render.parse_press(press.name, press.arg, press.values)
         if parsed is None:
             raise IllegalAction("That button is not part of this game.")
-        version, target = parsed
-        if version != engine.version:
+        if parsed.pop("version") != engine.version:
             raise IllegalAction("That was an out-of-date board: the game has moved on. Look again and retry.")
-        action: dict[str, Any] = {"type": press.name}
-        if target is not None:
-            action["target"] = target
-        return action
+        return parsed
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "card" and event.data.get("how") != "deal":

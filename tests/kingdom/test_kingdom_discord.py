@@ -184,8 +184,11 @@ async def test_refusals_change_nothing(world):
     # King holders are not offered as targets, neither to exchange nor to the Bard.
     labels = [c.label for row in board.components for c in row.children if hasattr(c, "label")]
     assert not any("bob" in (label or "") for label in labels)
-    bard = next(c for row in board.components for c in row.children if c.custom_id == f"ps:{channel.id}:bard")
-    assert [o.label for o in bard.options] == ["carol", "dave"]
+    powers = next(
+        c for row in board.components for c in row.children if c.custom_id == f"ps:{channel.id}:power"
+    )
+    bard = [o.value for o in powers.options if ".bard." in o.value]
+    assert bard == [f"{version}.bard.2", f"{version}.bard.3"]
 
     out_of_turn = await carol.click(board, label="Stand")
     assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
@@ -198,8 +201,8 @@ async def test_refusals_change_nothing(world):
     forged = snapshot_components(env, board)
     for row in forged:
         for item in row["components"]:
-            if item.get("custom_id") == f"ps:{channel.id}:bard":
-                item["options"].append({"label": "bob", "value": f"{version}.1"})
+            if item.get("custom_id") == f"ps:{channel.id}:power":
+                item["options"].append({"label": "Bard: swap with bob", "value": f"{version}.bard.1"})
     forged[0]["components"].insert(
         0,
         {
@@ -210,7 +213,7 @@ async def test_refusals_change_nothing(world):
         },
     )
     show_components(env, board, forged)
-    refused = await alice.select(board, [f"{version}.1"], custom_id=f"ps:{channel.id}:bard")
+    refused = await alice.select(board, [f"{version}.bard.1"], custom_id=f"ps:{channel.id}:power")
     assert refused.ephemeral and "King" in refused.response.content
     refused = await alice.click(board, label="Exchange with bob")
     assert refused.ephemeral and "King" in refused.response.content

@@ -9,11 +9,13 @@ import pytest
 
 from bot.engine import IllegalAction, Result
 from bot.games.kingdom.board import (
+    POWERS,
+    component_for,
     kingdom_board,
     my_card_message,
     parse_press,
+    press_value,
     public_options,
-    version_arg,
 )
 from bot.games.kingdom.cards import BARD, KING, QUEEN, THIEF
 from bot.games.kingdom.engine import KingdomEngine
@@ -81,17 +83,39 @@ def test_buttons_are_capped_and_carry_the_version(table):
     version = engine.version
     ids = [item.item.custom_id for item in board.items]
     assert f"pc:42:stand:{version}" in ids and f"pc:42:exchange:{version}.1" in ids
-    thief = next(item.item for item in board.items if item.item.custom_id == "ps:42:thief")
+    powers = next(item.item for item in board.items if item.item.custom_id == "ps:42:power")
     # Seat 3 holds a King: never offered.
-    assert [o.value for o in thief.options] == [version_arg(version, t) for t in (1, 2, 4, 5)]
+    thief = [o.value for o in powers.options if ".thief." in o.value]
+    assert thief == [press_value(version, "thief", t) for t in (1, 2, 4, 5)]
     assert len(ids) <= 25 and all(len(i) <= 100 for i in ids)
 
 
 def test_presses_are_read_with_their_version():
-    assert parse_press("12") == (12, None)
-    assert parse_press("12.3") == (12, 3)
-    for bad in ("", "x", "1.", "1.x", "-1"):
-        assert parse_press(bad) is None
+    assert parse_press("stand", "12") == {"version": 12, "type": "stand"}
+    assert parse_press("exchange", "12.3") == {"version": 12, "type": "exchange", "target": 3}
+    assert parse_press("power", "", ("12.bard.3",)) == {"version": 12, "type": "bard", "target": 3}
+    assert parse_press("power_more", "", ("12.trader",)) == {"version": 12, "type": "trader"}
+    for bad in ("", "x", "1.", "1.x", "-1", "1.2.3"):
+        assert parse_press("stand", bad) is None
+    for bad in ((), ("12",), ("12.stand",), ("12.bard.x",), ("a.bard.1",), ("1", "2")):
+        assert parse_press("power", "", bad) is None
+    assert parse_press("join", "12") is None
+
+
+def test_a_big_table_splits_the_powers_over_two_selects():
+    engine = KingdomEngine.new(16, 3, {"turn_ms": 0}, 0)
+    view = engine.view(None)
+    board = kingdom_board(view, NAMES[:16], 42, "g")
+    buttons = {item.item.custom_id for item in board.items if item.item.custom_id.startswith("pc:")}
+    selects = [item.item for item in board.items if item.item.custom_id.startswith("ps:")]
+    values = [o.value for select in selects for o in select.options]
+    assert [s.custom_id for s in selects] == ["ps:42:power", "ps:42:power_more"]
+    assert all(len(s.options) <= 25 for s in selects)
+    # Every option the board offers is on it exactly once.
+    for option in public_options(view):
+        kind, custom_id, value = component_for(option, view["version"], 42)
+        assert (values.count(value) == 1) if kind == "select" else (custom_id in buttons)
+    assert len(values) == sum(1 for o in public_options(view) if o["type"] in POWERS)
 
 
 def test_a_press_from_an_old_version_is_refused(table):
@@ -106,7 +130,7 @@ def test_a_press_from_an_old_version_is_refused(table):
         "type": "exchange",
         "target": 1,
     }
-    assert cog.action_for(session, 0, Press(2, "bard", "", (f"{version}.1",))) == {
+    assert cog.action_for(session, 0, Press(2, "power", "", (f"{version}.bard.1",))) == {
         "type": "bard",
         "target": 1,
     }

@@ -6,11 +6,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.games.kingdom.board import version_arg
+from bot.games.kingdom.board import component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
-
-SELECTS = ("thief", "bard")
 
 
 def rigged(hands: list[int], deck: list[int] = ()) -> list[int]:
@@ -53,13 +51,10 @@ async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> 
     """Press the board component for ``action`` (an entry of ``legal_actions``)."""
     engine = engine_of(env, channel)
     message = board_of(env, channel, member)
-    kind, target = action["type"], action.get("target")
-    if kind in SELECTS:
-        return await member.select(
-            message, [version_arg(engine.version, target)], custom_id=f"ps:{channel.id}:{kind}"
-        )
-    arg = version_arg(engine.version, target if kind in ("exchange", "dragon") else None)
-    return await member.click(message, custom_id=f"pc:{channel.id}:{kind}:{arg}")
+    kind, custom_id, value = component_for(action, engine.version, channel.id)
+    if kind == "select":
+        return await member.select(message, [value], custom_id=custom_id)
+    return await member.click(message, custom_id=custom_id)
 
 
 def stored(env: Any, message: Any) -> Any:

@@ -31,9 +31,9 @@ MODE_NAMES = {
     "only-one": "There can be only one",
 }
 EMOJI = ("💀", "🍺", "⚖️", "🕵️", "🤡", "🎵", "🕯️", "🪄", "🐉", "⚔️", "👸", "👑", "🤴")
-BUTTONS = ("stand", "exchange", "cut", "trader", "dragon", "swap", "keep", "next")
-SELECTS = ("thief", "bard")
-ACTION_NAMES = frozenset(BUTTONS) | frozenset(SELECTS)
+BUTTONS = frozenset({"stand", "exchange", "cut", "swap", "keep", "next"})
+POWERS = ("trader", "dragon", "thief", "bard")
+POWER_SELECTS = ("power", "power_more")  # 2 + 2 x 19 targets can exceed a select's 25 options
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 
@@ -45,12 +45,34 @@ def version_arg(version: int, target: int | None = None) -> str:
     return str(version) if target is None else f"{version}.{target}"
 
 
-def parse_press(raw: str) -> tuple[int, int | None] | None:
-    """``"12"`` or ``"12.3"`` → (version, target); anything else → None."""
-    version, dot, target = raw.partition(".")
-    if not version.isdigit() or (dot and not target.isdigit()):
+def press_value(version: int, kind: str, target: int | None = None) -> str:
+    """A power select option's value: ``"12.bard.3"``."""
+    return f"{version}.{kind}" if target is None else f"{version}.{kind}.{target}"
+
+
+def parse_press(name: str, arg: str, values: Sequence[str] = ()) -> dict[str, Any] | None:
+    """A board press → ``{"version", "type", "target"?}``, or None if it is not one of ours.
+    Buttons: name = type, arg ``"12"`` or ``"12.3"``; power selects: value ``"12.bard.3"``."""
+    if name in POWER_SELECTS:
+        if len(values) != 1:
+            return None
+        parts = values[0].split(".")
+        if len(parts) not in (2, 3) or parts[1] not in POWERS:
+            return None
+        version, kind, target = parts[0], parts[1], parts[2:]
+    elif name in BUTTONS:
+        parts = arg.split(".")
+        if len(parts) not in (1, 2):
+            return None
+        version, kind, target = parts[0], name, parts[1:]
+    else:
         return None
-    return int(version), int(target) if dot else None
+    if not version.isdigit() or not all(t.isdigit() for t in target):
+        return None
+    out: dict[str, Any] = {"version": int(version), "type": kind}
+    if target:
+        out["target"] = int(target[0])
+    return out
 
 
 # ------------------------------------------------------------------ what the board offers
@@ -92,46 +114,62 @@ def _king(seat: Mapping[str, Any]) -> bool:
     return shown is not None and shown["char"] == 12
 
 
+def _power_option(option: Mapping[str, Any], names: Sequence[str], version: int) -> discord.SelectOption:
+    kind, target = option["type"], option.get("target")
+    label = {
+        "trader": f"{EMOJI[2]} Trader: swap with the deck's top card",
+        "dragon": f"{EMOJI[8]} Dragon: {names[target] if target is not None else ''} discards and draws",
+        "thief": f"{EMOJI[3]} Thief: look at {names[target] if target is not None else ''}'s card",
+        "bard": f"{EMOJI[5]} Bard: swap unseen with {names[target] if target is not None else ''}",
+    }[kind]
+    return discord.SelectOption(label=label[:100], value=press_value(version, kind, target))
+
+
 def _items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> list[Any]:
+    """Buttons for the plain moves, one select for the powers (a second one only on a table so
+    big that more than 25 power targets are open)."""
     version = view["version"]
-    options = public_options(view)
     items: list[Any] = []
-    targets: dict[str, list[int]] = {"thief": [], "bard": []}
-    labels = {
-        "stand": ("Stand", "✋", discord.ButtonStyle.primary),
-        "cut": ("Cut the deck", "✂️", discord.ButtonStyle.secondary),
-        "trader": ("Trader", EMOJI[2], discord.ButtonStyle.secondary),
-        "next": ("Next round", "▶️", discord.ButtonStyle.success),
-    }
-    for option in options:
+    powers: list[discord.SelectOption] = []
+    for option in public_options(view):
         kind, target = option["type"], option.get("target")
-        if kind in targets:
-            targets[kind].append(target)
+        if kind in POWERS:
+            powers.append(_power_option(option, names, version))
             continue
-        if kind in labels:
-            label, emoji, style = labels[kind]
+        if kind == "stand":
+            label, emoji, style = "Stand", "✋", discord.ButtonStyle.primary
+        elif kind == "cut":
+            label, emoji, style = "Cut the deck", "✂️", discord.ButtonStyle.secondary
+        elif kind == "next":
+            label, emoji, style = "Next round", "▶️", discord.ButtonStyle.success
         elif kind == "exchange":
             label, emoji, style = f"Exchange with {names[target]}", "🔁", discord.ButtonStyle.secondary
-        elif kind == "dragon":
-            label, emoji, style = f"Dragon on {names[target]}", EMOJI[8], discord.ButtonStyle.secondary
         elif kind == "swap":
             label, emoji, style = f"Take {names[target]}'s card", "🤝", discord.ButtonStyle.primary
         else:  # keep
             label, emoji, style = "Keep the Thief", EMOJI[3], discord.ButtonStyle.secondary
-        arg = version_arg(version, target if kind in ("exchange", "dragon") else None)
+        arg = version_arg(version, target if kind == "exchange" else None)
         items.append(GameButton(channel_id, kind, arg, label=label[:80], emoji=emoji, style=style, row=0))
     items.append(
         GameButton(channel_id, "card", label="My card", emoji="🃏", style=discord.ButtonStyle.success, row=0)
     )
-    placeholders = {"thief": "🕵️ Thief: look at the card of…", "bard": "🎵 Bard: swap unseen with…"}
-    for row, kind in enumerate(SELECTS, start=1):
-        if targets[kind]:
-            choices = [
-                discord.SelectOption(label=names[t][:100], value=version_arg(version, t))
-                for t in targets[kind]
-            ]
-            items.append(GameSelect(channel_id, kind, choices, placeholder=placeholders[kind], row=row))
+    for row, name in enumerate(POWER_SELECTS, start=1):
+        chunk = powers[(row - 1) * 25 : row * 25]
+        if chunk:
+            placeholder = "Use a power (only the card you hold works)…"
+            items.append(GameSelect(channel_id, name, chunk, placeholder=placeholder, row=row))
     return items
+
+
+def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> tuple[str, str, str | None]:
+    """Where ``action`` is on the board: ("button", custom_id, None) or ("select", custom_id,
+    value). The select holding a power is the first unless the table overflowed it, so callers
+    that cannot know try both (tests and the bench only use small tables)."""
+    kind, target = action["type"], action.get("target")
+    if kind in POWERS:
+        return "select", f"ps:{channel_id}:{POWER_SELECTS[0]}", press_value(version, kind, target)
+    arg = version_arg(version, target if kind == "exchange" else None)
+    return "button", f"pc:{channel_id}:{kind}:{arg}", None
 
 
 # ------------------------------------------------------------------ words

@@ -44,6 +44,10 @@ _STATE_KEYS = (
 )  # fmt: skip
 
 
+def _top_copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+
+
 def start_tokens(players: int) -> int:
     """There can be only one: 5 tokens for 2-6 players, 4 for 7-12, 3 for 13-20."""
     return 5 if players <= 6 else 4 if players <= 12 else 3
@@ -586,7 +590,12 @@ class KingdomEngine(GameEngine):
 
     # ----------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:
-        data = {key: copy.deepcopy(getattr(self, key)) for key in _STATE_KEYS}
+        """The state as JSON data. Saved after every press, so it copies only what the engine
+        changes in place: the top-level lists. Their items (action records, log entries,
+        reveals, rigged decks, elimination groups) are never changed once stored, so they are
+        shared, not deep-copied (a deep copy of the growing log cost more than the rest of a
+        press). Treat the result as read-only; ``from_json`` copies deeply."""
+        data = {key: _top_copy(getattr(self, key)) for key in _STATE_KEYS}
         data.update(v=STATE_VERSION, dice=self.dice.to_json(), face_up=sorted(self.face_up))
         return data
 
