@@ -15,12 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-import simcord
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from press_harness import bench_bot, cpu_ms, report  # noqa: E402
+from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.games.kabuki.board import picture_key, render_picture  # noqa: E402
 from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
@@ -68,8 +66,7 @@ def picture_figures() -> None:
 
 
 async def main() -> None:
-    bot = bench_bot([KabukiCog])
-    async with simcord.run(bot, settle_timeout=1.0) as env:
+    async with running([KabukiCog], settle_timeout=1.0) as (bot, env):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]

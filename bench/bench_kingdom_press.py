@@ -13,12 +13,10 @@ import asyncio
 import sys
 from pathlib import Path
 
-import simcord
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from press_harness import baseline_ms, bench_bot, cpu_ms, report  # noqa: E402
+from press_harness import baseline_ms, cpu_ms, report, running  # noqa: E402
 
 from bot.games.kingdom.board import component_for  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
@@ -56,8 +54,7 @@ async def series(env, guild, members, name: str, brain) -> list[float]:
 
 
 async def main() -> None:
-    bot = bench_bot([KingdomCog])
-    async with simcord.run(bot) as env:
+    async with running([KingdomCog]) as (bot, env):
         guild = env.create_guild()
         members = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol", "dave")]
         base = await baseline_ms(members[0], guild.create_text_channel("ack"), repeats=PRESSES)

@@ -13,12 +13,10 @@ import statistics
 import sys
 from pathlib import Path
 
-import simcord
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from press_harness import baseline_ms, bench_bot, cpu_ms, report  # noqa: E402
+from press_harness import baseline_ms, cpu_ms, report, running  # noqa: E402
 
 from bot.games.masks.pictures import board_png  # noqa: E402
 from cogs.masks import MasksCog  # noqa: E402
@@ -30,8 +28,7 @@ WINDOW_MS = 2000
 
 
 async def main() -> None:
-    bot = bench_bot([MasksCog])
-    async with simcord.run(bot, settle_timeout=0.2) as env:
+    async with running([MasksCog], settle_timeout=0.2) as (bot, env):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(f"p{i}")) for i in range(PLAYERS)]

@@ -7,15 +7,17 @@ compare a game press with a bare button that only acknowledges, measured in the 
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import discord
+import simcord
 from discord import app_commands
 from discord.ext import commands
 
@@ -58,6 +60,20 @@ def bench_bot(game_cogs: list[Any]) -> GameBot:
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
     return bot
+
+
+@contextlib.asynccontextmanager
+async def running(game_cogs: list[Any], **simcord_options: Any) -> AsyncIterator[tuple[GameBot, Any]]:
+    """The bench bot inside SimCord. SimCord detaches a bot without closing it, and the database's
+    worker thread would then keep the process alive after the figures are printed."""
+    bot = bench_bot(game_cogs)
+    try:
+        async with simcord.run(bot, **simcord_options) as env:
+            yield bot, env
+    finally:
+        storage = getattr(bot, "storage", None)
+        if storage is not None:
+            await storage.close()
 
 
 async def cpu_ms(action: Callable[[], Awaitable[Any]]) -> float:
