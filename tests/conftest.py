@@ -44,6 +44,25 @@ async def make_bot(db_path: Path):
 
 
 @pytest.fixture
+def restart_bot(simcord_env, make_bot):
+    """Restart as a process exit would: the old bot's timers never fire again and its database is
+    closed, then a new bot comes up on the same database. SimCord alone only detaches the old bot,
+    whose sleeping timers would wake later and write stale state over the new bot's."""
+
+    async def restart(game_cogs=None) -> GameBot:
+        old = simcord_env.bot
+        for session in old.sessions:
+            if session.timer is not None:
+                session.timer.cancel()
+        await old.storage.close()
+        new = make_bot(game_cogs)
+        await simcord_env.restart_bot(new)
+        return new
+
+    return restart
+
+
+@pytest.fixture
 def simcord_bot(make_bot):
     return make_bot()
 

@@ -100,11 +100,11 @@ async def test_the_turn_timer_passes_for_an_idle_player(world, simcord_env):
     assert "**bob**" in world.board().embeds[0].description
 
 
-async def test_a_game_in_progress_survives_a_restart(world, simcord_env, make_bot):
+async def test_a_game_in_progress_survives_a_restart(world, simcord_env, restart_bot):
     alice, bob = world.members[:2]
     await start_tap(world, target=3)
     await alice.click(world.board(), label="Tap")
-    await simcord_env.restart_bot(make_bot())
+    await restart_bot()
     assert simcord_env.bot.sessions.get(world.channel.id) is not None
     await bob.click(world.board(), label="Tap")
     assert scores(world) == "alice: 1\nbob: 1"
@@ -112,10 +112,10 @@ async def test_a_game_in_progress_survives_a_restart(world, simcord_env, make_bo
     assert "**bob**" in world.board().embeds[0].description
 
 
-async def test_a_lobby_survives_a_restart(world, simcord_env, make_bot):
+async def test_a_lobby_survives_a_restart(world, simcord_env, restart_bot):
     alice, bob = world.members[:2]
     await alice.slash(world.channel, "tap new")
-    await simcord_env.restart_bot(make_bot())
+    await restart_bot()
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
     assert world.board().embeds[0].title == "Tap"
@@ -136,7 +136,7 @@ async def test_a_finished_game_is_recorded_once_with_scores_and_winners(world, s
 
 
 async def test_a_game_whose_recording_was_interrupted_is_recorded_once_after_restart(
-    world, simcord_env, make_bot
+    world, simcord_env, restart_bot
 ):
     alice, bob = world.members[:2]
     await start_tap(world, target=2)
@@ -147,7 +147,7 @@ async def test_a_game_whose_recording_was_interrupted_is_recorded_once_after_res
     # As if the bot had died after recording but before forgetting the session:
     saved["engine"]["scores"], saved["engine"]["taps"] = [1, 1], 2
     await simcord_env.bot.storage.save_session(world.guild.id, world.channel.id, "tap", saved, now=0)
-    await simcord_env.restart_bot(make_bot())
+    await restart_bot()
     await simcord_env.settle()
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, "tap") == 1

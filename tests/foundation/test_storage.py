@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from bot.storage import MIGRATIONS, GameRecord, PlayerRecord, Storage
@@ -64,6 +66,35 @@ async def test_a_saved_session_is_replaced_on_save_and_gone_after_delete(storage
     assert await storage.load_sessions() == [{"step": 2}]
     await storage.delete_session(GUILD, 5)
     assert await storage.load_sessions() == []
+
+
+async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(storage):
+    # record_game holds the write lock across awaits; the synchronous session writer must not
+    # block the event loop on it (that would stall the very transaction it waits for).
+    await storage._db.execute("BEGIN IMMEDIATE")
+    await storage._db.execute("DELETE FROM sessions")
+    await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
+    await storage._db.execute("COMMIT")
+    assert await storage.load_sessions() == [{"step": 1}]
+
+
+async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_saves(
+    storage, tmp_path, monkeypatch
+):
+    # The session writer never checkpoints the write-ahead log itself (an fsync on the event loop);
+    # the storage checkpoints it in aiosqlite's thread. A copy of the main file alone, without the
+    # log, shows what has been checkpointed.
+    monkeypatch.setattr("bot.storage.CHECKPOINT_EVERY", 3)
+    main_file = tmp_path / "nested" / "bot.db"
+    for step in range(3):
+        await storage.save_session(GUILD, 5, "tap", {"step": step}, now=step)
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(main_file.read_bytes())
+    connection = sqlite3.connect(copy)
+    try:
+        assert connection.execute("SELECT state FROM sessions").fetchall() == [('{"step":2}',)]
+    finally:
+        connection.close()
 
 
 async def test_deleting_a_session_needs_the_right_guild(storage):

@@ -30,9 +30,9 @@ def simcord_bot(make_bot):
 
 
 @pytest.fixture
-def restart(simcord_env, make_bot):
+def restart(restart_bot):
     async def go() -> None:
-        await simcord_env.restart_bot(make_bot([KabukiCog]))
+        await restart_bot([KabukiCog])
 
     return go
 

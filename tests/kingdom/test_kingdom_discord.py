@@ -258,14 +258,14 @@ async def test_an_idle_player_stands_when_the_timer_runs_out(world):
     assert "Round 2/12" in board_of(env, channel, world.mod).embeds[0].title
 
 
-async def test_a_restart_mid_round_keeps_the_game_going(world, make_bot):
+async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
     env, channel = world.env, world.channel
     members = await open_game(world, 4)
     engine = engine_of(env, channel)
     await press(env, channel, members[engine.active], {"type": "stand"})
     saved = engine.to_json()
 
-    await env.restart_bot(make_bot([KingdomCog]))
+    await restart_bot([KingdomCog])
 
     restored = engine_of(env, channel)
     assert restored is not engine and restored.to_json() == saved

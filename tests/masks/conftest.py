@@ -73,20 +73,28 @@ class Table:
 
 @pytest.fixture
 def open_table(world) -> Callable[..., Awaitable[Table]]:
-    """``await open_table(n=4, race_window_ms=None, **slash_options)``: alice's game, n seated.
+    """``await open_table(n=4, race_window_ms=None, reveal_ms=None, **slash_options)``: alice's
+    game, n seated.
 
     SimCord fires a pending timer on its own once that much *wall* time has passed, so a test
     that needs a race to stay open across two clicks widens the window (the narrator sets an
-    engine option `/masks new` does not offer) far beyond the wall time of a few clicks.
+    engine option `/masks new` does not offer) far beyond the wall time of a few clicks. A restart
+    waits on the wall clock for timers due within 5 s, so a test restarting during a reveal pause
+    makes the pause longer than that.
     """
 
-    async def make(n: int = 4, race_window_ms: int | None = None, **options: Any) -> Table:
+    async def make(
+        n: int = 4, race_window_ms: int | None = None, reveal_ms: int | None = None, **options: Any
+    ) -> Table:
         host, *others = world.members[:n]
         await host.slash(world.channel, "masks new", **options)
         for member in others:
             await member.click(world.board(), label="Join")
+        engine_options = world.env.bot.sessions.get(world.channel.id).options
         if race_window_ms is not None:
-            world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = race_window_ms
+            engine_options["race_window_ms"] = race_window_ms
+        if reveal_ms is not None:
+            engine_options["reveal_ms"] = reveal_ms
         await host.click(world.board(), label="Start")
         return Table(world, world.members[:n])
 

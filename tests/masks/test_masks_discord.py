@@ -205,7 +205,7 @@ async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
 
 
 async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, restart):
-    table = await open_table(4)
+    table = await open_table(4, reveal_ms=10_000)
     _, bob, carol, dave = table.players
     card = table.card()
     await table.slap(bob, card)  # the race for it is still open when the bot goes down
@@ -216,8 +216,8 @@ async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, r
     await table.slap(dave, other_tile(card, other_tile(card)))
     await simcord_env.advance_time(RACE)
     assert "**bob** guessed it" in table.board().embeds[0].description
-    await restart()
-    await simcord_env.advance_time(PAUSE)
+    await restart()  # during the reveal pause
+    await simcord_env.advance_time(10)
     assert table.view["turn"] == 2
     shown = await table.my_card(bob)
     assert shown.ephemeral and f"**{MONSTERS[table.card()]}**" in shown.response.content
