@@ -354,13 +354,20 @@ def kingdom_board(
         if view["phase"] == "reveal":
             embed.add_field(name="End of round", value=_effects(reveal, names), inline=False)
         else:
-            losers = ", ".join(f"**{names[s]}**" for s in reveal["losers"]) or "nobody"
+            cards = {c["seat"]: c for c in reveal["cards"]}
+            losers = ", ".join(
+                f"**{names[s]}** with {card_label(cards[s])} → {cards[s]['value']}" for s in reveal["losers"]
+            )
             embed.add_field(
-                name=f"Round {reveal['round']}", value=f"Lowest card: {losers} (picture below)", inline=False
+                name=f"Last round ({reveal['round']})", value=f"Lowest: {losers or 'nobody'}", inline=False
             )
     embed.set_footer(text=_footer(view))
     return Board(
-        embed=embed, items=_items(view, names, channel_id), picture=reveal_picture(view, names, game_key)
+        embed=embed,
+        items=_items(view, names, channel_id),
+        # The picture is shown while the table looks at the reveal. During play the last round
+        # is a line of text: an image on the board made every edit cost about 1 ms more.
+        picture=reveal_picture(view, names, game_key) if view["phase"] == "reveal" else None,
     )
 
 
