@@ -26,6 +26,7 @@ from bot.games.kabuki.pictures import render_board  # noqa: E402
 from cogs.kabuki import KabukiCog  # noqa: E402
 
 PRESSES = 120  # no Stop!: a round ends when its 50th card is placed (no grace), the next begins
+STOPS = 60  # each after a placement, on a fresh game when one ends
 
 
 def stack_for(turn: int) -> int:
@@ -96,7 +97,45 @@ async def main() -> None:
             )
         assert session.engine.view(None)["turn"] == PRESSES, "every press must have been accepted"
         report("kabuki place", samples, base)
+        stops, base = await stop_series(bot, env, guild, members, ack_message)
+        report("kabuki Stop!", stops, base)
     picture_figures()
+
+
+async def stop_series(bot, env, guild, members, ack_message) -> tuple[list[float], list[float]]:
+    """A placement (not measured), then the next seat presses Stop! (measured), then time moves past
+    the race window and the reveal pause. Whether the Stop wins tokens or costs one, the press is
+    the same work: engine, save, board edit."""
+    channel = guild.create_text_channel("stops")
+    samples: list[float] = []
+    base: list[float] = []
+    session = None
+    while len(samples) < STOPS:
+        if session is None or session.engine.is_over or bot.sessions.get(channel.id) is not session:
+            await members[0].slash(channel, "kabuki new", grace=0, race_window=2000, reveal=2, turn_timer=600)
+            for member in members[1:]:
+                await member.click(channel.last_message, label="Join")
+            await members[0].click(channel.last_message, label="Start")
+            session = bot.sessions.get(channel.id)
+        view = session.engine.view(None)
+        placer = view["current"]["seat"]
+        await members[placer].click(
+            channel.last_message, custom_id=f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}"
+        )
+        if session.engine.is_over or bot.sessions.get(channel.id) is not session:
+            continue
+        view = session.engine.view(None)
+        if view["stop_window"] is None:
+            continue  # the placement ended the round
+        board = channel.last_message
+        custom_id = f"pc:{channel.id}:stop:{view['stop_window']['turn']}"
+        challenger = members[(placer + 1) % len(members)]
+        gc.collect()
+        base.append(await cpu_ms(lambda: members[0].click(ack_message, custom_id="ackbench")))
+        gc.collect()
+        samples.append(await cpu_ms(lambda who=challenger, b=board, c=custom_id: who.click(b, custom_id=c)))
+        await env.advance_time(5)
+    return samples, base
 
 
 if __name__ == "__main__":
