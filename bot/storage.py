@@ -5,6 +5,7 @@ Every row and every query is keyed by guild id, so one server never sees another
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -102,6 +103,7 @@ SAVE_SESSION = (
 # aiosqlite connection does it in its own thread after this many saves, and at every commit of its
 # own once the log is long.
 CHECKPOINT_EVERY = 500
+BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # primary result codes
 
 
 class Storage:
@@ -109,6 +111,10 @@ class Storage:
         self._db = db
         self._writer = writer
         self._saves_since_checkpoint = 0
+        # aiosqlite runs every statement of the connection in one queue, so a write queued while
+        # record_game's transaction is open would join it, and vanish with its rollback. Writes
+        # through aiosqlite take turns with that transaction instead.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path) -> Storage:
@@ -156,27 +162,30 @@ class Storage:
         the database is busy (a game being recorded holds the write lock across awaits), waiting
         here would block that very transaction, so the save queues behind it on aiosqlite instead."""
         row = (channel_id, guild_id, kind, orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode(), now)
-        if self._writer is None:
+        if self._writer is not None:
+            try:
+                self._writer.execute(SAVE_SESSION, row)
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF not in BUSY_CODES:
+                    raise
+            else:
+                await self._checkpoint_now_and_then()
+                return
+        async with self._writing:
             await self._db.execute(SAVE_SESSION, row)
-            return
-        try:
-            self._writer.execute(SAVE_SESSION, row)
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF not in (
-                sqlite3.SQLITE_BUSY,
-                sqlite3.SQLITE_LOCKED,
-            ):  # primary code
-                raise
-            await self._db.execute(SAVE_SESSION, row)
+
+    async def _checkpoint_now_and_then(self) -> None:
         self._saves_since_checkpoint += 1
         if self._saves_since_checkpoint >= CHECKPOINT_EVERY:
             self._saves_since_checkpoint = 0
-            await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._writing:
+                await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
-        await self._db.execute(
-            "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
-        )
+        async with self._writing:
+            await self._db.execute(
+                "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
+            )
 
     async def load_sessions(self) -> list[dict[str, Any]]:
         """Every open session of every guild: the bot reloads them all at start-up."""
@@ -187,12 +196,13 @@ class Storage:
 
     async def record_game(self, record: GameRecord) -> bool:
         """Store a game and its seats in one transaction; False if it was already recorded."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            return await self._insert_game(record)
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                return await self._insert_game(record)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
 
     async def _insert_game(self, record: GameRecord) -> bool:
         async with self._db.execute(

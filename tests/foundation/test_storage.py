@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -76,6 +77,22 @@ async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_fai
     await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
     await storage._db.execute("COMMIT")
     assert await storage.load_sessions() == [{"step": 1}]
+
+
+async def test_a_save_made_while_a_game_is_recorded_survives_the_records_rollback():
+    # On ":memory:" every statement goes through aiosqlite's one queue; a save queued inside the
+    # transaction of a game recorded twice would be rolled back with it.
+    store = await Storage.open(":memory:")
+    try:
+        await store.record_game(game("same", {1: 3, 2: 1}))
+        recorded, _ = await asyncio.gather(
+            store.record_game(game("same", {1: 3, 2: 1})),
+            store.save_session(GUILD, 6, "tap", {"step": 1}, now=1),
+        )
+        assert recorded is False
+        assert await store.load_sessions() == [{"step": 1}]
+    finally:
+        await store.close()
 
 
 async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_saves(
