@@ -26,7 +26,9 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
+# Not frozen: engines make several events per move, and a frozen dataclass's __init__ costs about
+# three times as much (0.8 µs against 0.25 µs; ~2 ms of a 16-player Kingdom game).
+@dataclass(slots=True)
 class Event:
     """Something that happened. ``to`` lists the seats allowed to see it; ``None`` means everyone."""
 
