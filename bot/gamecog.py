@@ -68,6 +68,7 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._uploaded: dict[int, Any] = {}  # channel id -> key of the picture now on the board
+        self._shown: dict[int, tuple[Any, ...] | None] = {}  # channel id -> what its board shows
         super().__init__()
 
     @property
@@ -291,16 +292,24 @@ class GameCog(commands.GroupCog):
         interaction: discord.Interaction | None,
         presser: int | None,
     ) -> None:
+        """Private events to their seats. The presser's first one is the press's own answer when the
+        board did not change (see ``_publish``); a press that changed nothing anyone sees is still
+        acknowledged."""
         now = now_ms()
         for event in events:
             for seat in event.to or ():
                 message = self.render_private(session, seat, event)
                 if message is None:
                     continue
+                if seat == presser and interaction is not None and not interaction.response.is_done():
+                    await interaction.response.send_message(ephemeral=True, **message)
+                    continue
                 target = interaction if seat == presser else session.last_interaction.get(seat)
                 if target is None or now - snowflake_ms(target.id) > FOLLOWUP_TTL_MS:
                     continue  # the seat can still read it from its own view (e.g. "My card")
                 await target.followup.send(ephemeral=True, **message)
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer()
 
     # ------------------------------------------------------------------ the board message
 
@@ -322,7 +331,26 @@ class GameCog(commands.GroupCog):
     ) -> None:
         """Show ``board`` on the session's board message: in the press's own answer when the press
         came from that message, else as an edit; a board that cannot be edited any more is posted
-        anew."""
+        anew. A board identical to the one shown is not sent again: a press that changes nothing
+        public (joining a race) is then answered privately, which costs Discord one request less."""
+        shown = self._showing(session, board)
+        if shown is not None and self._shown.get(session.channel_id) == shown:
+            return
+        await self._show(session, board, interaction)
+        self._shown[session.channel_id] = shown and (session.board_message_id, *shown[1:])
+
+    def _showing(self, session: Session, board: Board) -> tuple[Any, ...] | None:
+        if session.status != PLAYING or not board.items:
+            return None  # lobbies and final boards are always drawn
+        return (
+            session.board_message_id,
+            repr(board.embed.to_dict()),
+            repr([item.item.to_component_dict() for item in board.items]),
+            board.content,
+            board.picture.key if board.picture is not None else None,
+        )
+
+    async def _show(self, session: Session, board: Board, interaction: discord.Interaction | None) -> None:
         if (
             interaction is not None
             and not interaction.response.is_done()
@@ -352,6 +380,7 @@ class GameCog(commands.GroupCog):
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         old = session.board_message_id
         self._uploaded.pop(session.channel_id, None)
+        self._shown.pop(session.channel_id, None)
         message = await channel.send(**self._message_kwargs(session, board))
         session.board_message_id = message.id
         if self._alive(session, session.status):

@@ -117,6 +117,8 @@ class KabukiCog(
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "stop_received":
+            if event.data.get("opened"):
+                return None  # the board, redrawn in this press's own answer, shows the race
             return {
                 "content": "✋ **Stop!** registered. Presses within the race window all count; "
                 "the earliest wins. The result shows on the board in a moment."

@@ -99,10 +99,6 @@ class MasksCog(
         options = {"guess_ms": guess_seconds * 1000, "mime_mode": mime_mode, "sounds": sounds}
         await self.open_lobby(interaction, options)
 
-    def __init__(self, bot: Any) -> None:
-        super().__init__(bot)
-        self._shown: dict[int, tuple[Any, ...] | None] = {}  # channel id -> what its board shows
-
     # ------------------------------------------------------------------ rendering
 
     def options_text(self, options: Any) -> str:
@@ -126,7 +122,7 @@ class MasksCog(
                 "content": f"⚡ **{names[data['winner']]}** slapped **{data['name']}** {data['by_ms']} ms "
                 "before you. Your slap is still yours: slap another free tile!"
             }
-        if event.kind == "slapped":  # the presser's own answer, made in _deliver
+        if event.kind == "slapped":  # the presser's own answer, made in _deliver from public events
             return {
                 "content": f"✋ You slapped **{data['name']}**. If someone slapped it too, the "
                 "earliest slap wins it in a moment."
@@ -178,39 +174,14 @@ class MasksCog(
         interaction: discord.Interaction | None,
         presser: int | None,
     ) -> None:
-        # A slap is answered privately: race_opened / race_joined are public events, so the
-        # presser's own answer is made here. It is the interaction's first response when the
-        # board did not change (see _publish), else a followup after the board edit.
-        if presser is not None and interaction is not None:
-            for event in events:
-                if event.kind in ("race_opened", "race_joined") and event.data["seat"] == presser:
-                    own = self.render_private(session, presser, Event("slapped", event.data, to=(presser,)))
-                    assert own is not None
-                    await reply_private(interaction, own.pop("content"), **own)
-        await super()._deliver(session, events, interaction, presser)
-        if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer()
-
-    async def _publish(
-        self, session: Session, board: Board, interaction: discord.Interaction | None = None
-    ) -> None:
-        """Show ``board``, unless the board message already shows exactly this.
-
-        A slap that only opens or joins a race leaves the board unchanged; skipping that edit
-        saves a board payload per slap (and a rate-limited REST edit when no press carries it).
-        """
-        shown = None
-        if session.status == PLAYING and board.items:
-            shown = (
-                session.board_message_id,
-                repr(board.embed.to_dict()),
-                tuple(item.item.to_component_dict().__repr__() for item in board.items),
-                board.picture.key if board.picture is not None else None,
-            )
-            if self._shown.get(session.channel_id) == shown:
-                return
-        await super()._publish(session, board, interaction)
-        self._shown[session.channel_id] = shown and (session.board_message_id, *shown[1:])
+        # A slap only opens or joins a race (public events that leave the board as it is), so the
+        # presser's own answer is made from them, and goes first: it is the press's answer.
+        own = [
+            Event("slapped", event.data, to=(presser,))
+            for event in events
+            if event.kind in ("race_opened", "race_joined") and event.data["seat"] == presser
+        ]
+        await super()._deliver(session, own + events, interaction, presser)
 
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         await super()._start(interaction, session)

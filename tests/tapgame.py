@@ -1,7 +1,7 @@
 """A tiny test-only game ("Tap") that exercises the engine protocol and the session layer.
 
 Seats take turns. The active seat presses Tap (+1 point) or Pass. A turn timer passes for an
-idle seat. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
+idle seat. Wink (only the winker hears of it) and Nod (nothing at all) change nothing public. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
 ends after ``target`` taps in all; the most taps win. Users never see this game.
 """
 
@@ -68,6 +68,10 @@ class TapEngine(GameEngine):
             ]
         elif kind == "pass":
             events = [Event("passed", {"seat": seat})]
+        elif kind == "wink":
+            return [Event("winked", {}, to=(seat,))]
+        elif kind == "nod":
+            return []
         else:
             raise IllegalAction("Unknown move.")
         self._next(now)
@@ -137,12 +141,16 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
             GameButton(session.channel_id, "tap", label="Tap"),
             GameButton(session.channel_id, "pass", label="Pass"),
             GameButton(session.channel_id, "peek", label="Peek"),
+            GameButton(session.channel_id, "wink", label="Wink"),
+            GameButton(session.channel_id, "nod", label="Nod"),
         ]
         return Board(embed=embed, items=items)
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "secret":
             return {"content": f"Your secret number is {event.data['value']}."}
+        if event.kind == "winked":
+            return {"content": "You winked; nobody saw it."}
         return None
 
     async def handle_query(

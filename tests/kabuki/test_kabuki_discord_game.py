@@ -122,14 +122,18 @@ async def test_three_members_race_for_stop_and_the_earliest_wins(open_game, worl
     await table.env.advance_time(0.04)
     third = await table.stop(1)
     assert table.view()["race"] is not None
-    for result in (first, second, third):
-        assert not result.response.ephemeral  # the press itself redraws the board
-        assert [f.content for f in result.followups][0].startswith("✋ **Stop!** registered")
-        assert all(f.ephemeral for f in result.followups)
+    # The first press redraws the board, which then says a Stop! race is on; the later ones leave
+    # the board as it is and are answered privately.
+    assert not first.response.ephemeral
+    assert "**Stop!** was pressed" in first.response.embeds[0].description
+    for result in (second, third):
+        assert result.response.ephemeral
+        assert result.response.content.startswith("✋ **Stop!** registered")
     await table.env.advance_time(FAST["race_window"] / 1000)
     assert "**dave** pressed Stop! first, 40 ms before you" in second.followups[-1].content
     assert "**dave** pressed Stop! first, 80 ms before you" in third.followups[-1].content
-    assert len(first.followups) == 1  # the winner is not told they lost
+    assert all(f.ephemeral for result in (second, third) for f in result.followups)
+    assert first.followups == []  # the winner is not told they lost
     view = table.view()
     assert view["tokens"][3] == 6 and view["tokens"][2] == 4  # dave took one from carol
     # The reveal is on the board for everyone: both Foxes, the match marked.

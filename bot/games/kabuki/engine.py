@@ -449,6 +449,7 @@ class KabukiEngine(GameEngine):
             self._announce_turn()
 
     def _press_stop(self, seat: int, at: int) -> None:
+        opened = self.race is None
         if self.race is None:
             # The window counts from when the bot learns of the press, so a press that arrives
             # late still leaves the others the whole window to be compared with it.
@@ -467,7 +468,9 @@ class KabukiEngine(GameEngine):
         else:
             self.race.add(seat, at)
         self._emit(
-            "stop_received", {"turn": self.turn, "at": at, "closes_at": self.race.closes_at}, to=(seat,)
+            "stop_received",
+            {"turn": self.turn, "at": at, "closes_at": self.race.closes_at, "opened": opened},
+            to=(seat,),
         )
 
     def _settle_race(self, at: int) -> None:
