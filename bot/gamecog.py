@@ -344,8 +344,8 @@ class GameCog(commands.GroupCog):
             return None  # lobbies and final boards are always drawn
         return (
             session.board_message_id,
-            repr(board.embed.to_dict()),
-            repr([item.item.to_component_dict() for item in board.items]),
+            board.embed.to_dict(),
+            [item.item.to_component_dict() for item in board.items],
             board.content,
             board.picture.key if board.picture is not None else None,
         )
