@@ -46,6 +46,10 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
+def _picture_key(board: Board) -> Any:
+    return board.picture.key if board.picture is not None else None
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -68,7 +72,7 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._uploaded: dict[int, Any] = {}  # channel id -> key of the picture now on the board
-        self._shown: dict[int, tuple[Any, ...] | None] = {}  # channel id -> what its board shows
+        self._shown: dict[int, tuple[int | None, Board] | None] = {}  # channel id -> (board message, board)
         super().__init__()
 
     @property
@@ -333,21 +337,31 @@ class GameCog(commands.GroupCog):
         came from that message, else as an edit; a board that cannot be edited any more is posted
         anew. A board identical to the one shown is not sent again: a press that changes nothing
         public (joining a race) is then answered privately, which costs Discord one request less."""
-        shown = self._showing(session, board)
-        if shown is not None and self._shown.get(session.channel_id) == shown:
+        if self._unchanged(session, board):
             return
         await self._show(session, board, interaction)
-        self._shown[session.channel_id] = shown and (session.board_message_id, *shown[1:])
+        keep = session.status == PLAYING and bool(board.items)  # lobbies and final boards: always drawn
+        self._shown[session.channel_id] = (session.board_message_id, board) if keep else None
 
-    def _showing(self, session: Session, board: Board) -> tuple[Any, ...] | None:
-        if session.status != PLAYING or not board.items:
-            return None  # lobbies and final boards are always drawn
+    def _unchanged(self, session: Session, board: Board) -> bool:
+        """Whether the board message shows exactly ``board`` already. Buttons carry the game's
+        turn or version, so a changed game usually differs already in its custom ids: the cheap
+        test comes first (this runs on every press)."""
+        shown = self._shown.get(session.channel_id)
+        if shown is None or session.status != PLAYING:
+            return False
+        message_id, old = shown
+        if message_id != session.board_message_id or len(old.items) != len(board.items):
+            return False
+        if any(a.item.custom_id != b.item.custom_id for a, b in zip(old.items, board.items, strict=True)):
+            return False
+        board.attach_picture()
         return (
-            session.board_message_id,
-            board.embed.to_dict(),
-            [item.item.to_component_dict() for item in board.items],
-            board.content,
-            board.picture.key if board.picture is not None else None,
+            _picture_key(old) == _picture_key(board)
+            and old.content == board.content
+            and old.embed.to_dict() == board.embed.to_dict()
+            and [a.item.to_component_dict() for a in old.items]
+            == [b.item.to_component_dict() for b in board.items]
         )
 
     async def _show(self, session: Session, board: Board, interaction: discord.Interaction | None) -> None:
