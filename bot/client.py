@@ -34,7 +34,11 @@ class GameBot(commands.Bot):
         intents = discord.Intents.default()
         # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
         intents.message_content = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # No message cache: every game is played through interactions and partial messages, and
+        # a cache would copy and re-parse the board on every edit (and hold 1,000 messages).
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None
+        )
         self.config = config
         self.sessions = SessionRegistry()
         self.game_cogs: dict[str, GameCog] = {}

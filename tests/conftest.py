@@ -76,7 +76,7 @@ class World:
     mod: object
 
     def board(self):
-        """The newest bot message in the channel, as the bot's own cache sees it."""
+        """The newest message in the channel, as SimCord's server holds it."""
         return self.channel.last_message
 
 
