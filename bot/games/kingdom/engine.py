@@ -27,6 +27,8 @@ from bot.games.kingdom.cards import (
 )
 from bot.games.kingdom.resolution import resolve, token_changes
 
+NAMES: tuple[str, ...] = tuple(c.name for c in CHARACTERS)  # card_info without building a dict
+
 MODES: dict[str, tuple[int, int]] = {
     "classic": (3, 16),
     "death-over-all": (3, 16),
@@ -214,11 +216,14 @@ class KingdomEngine(GameEngine):
         events.append(
             Event("round", {"round": self.round, "dealer": self.dealer, "order": list(self.order)}),
         )
+        hands = self.hands
         for seat in self.order:
-            card = self.hands[seat]
+            card = hands[seat]
             assert card is not None
-            events.append(Event("card", {**card_info(card >> 1), "how": "deal"}, to=(seat,)))
-            self._show_king(seat, card, events)
+            char = card >> 1
+            events.append(Event("card", {"char": char, "name": NAMES[char], "how": "deal"}, to=(seat,)))
+            if char == KING:
+                self._show_king(seat, card, events)
         self._begin_turn(now, events)
 
     def _show_king(self, seat: int, card: int, events: list[Event]) -> None:
@@ -229,8 +234,9 @@ class KingdomEngine(GameEngine):
 
     def _begin_turn(self, now: int, events: list[Event]) -> None:
         # A King's holder can only stand, so they stand at once instead of waiting for a press.
-        while self.pos < len(self.order) and self._holds_king(self.order[self.pos]):
-            seat = self.order[self.pos]
+        order, hands = self.order, self.hands
+        while self.pos < len(order) and hands[order[self.pos]] >> 1 == KING:  # type: ignore[operator]
+            seat = order[self.pos]
             self._record(events, {"type": "stand", "seat": seat, "auto": "king"})
             self.acted.append(seat)
             self.pos += 1
@@ -264,7 +270,8 @@ class KingdomEngine(GameEngine):
             "cards": [
                 {
                     "seat": s,
-                    **card_info(chars[s]),
+                    "char": chars[s],
+                    "name": NAMES[chars[s]],
                     "turned": res.turned[s],
                     "copied_from": res.copied.get(s),
                     "value": res.values[s],
@@ -416,7 +423,6 @@ class KingdomEngine(GameEngine):
 
     def _perform(self, seat: int, match: dict[str, Any], now: int, timeout: bool = False) -> list[Event]:
         """Carry out a checked action (a press, or with ``timeout`` an idle player's default)."""
-        extra = {"timeout": True} if timeout else {}
         self.version += 1
         kind = match["type"]
         events: list[Event] = []
@@ -427,7 +433,12 @@ class KingdomEngine(GameEngine):
         me = self.hands[seat]
         assert me is not None
         if kind == "stand":
-            self._record(events, {"type": "stand", "seat": seat, **extra})
+            self._record(
+                events,
+                {"type": "stand", "seat": seat, "timeout": True}
+                if timeout
+                else {"type": "stand", "seat": seat},
+            )
         elif kind == "exchange":
             other = self.hands[target]
             assert other is not None
@@ -478,7 +489,10 @@ class KingdomEngine(GameEngine):
                 )
                 events.append(Event("card", {**card_info(me >> 1), "how": "thief", "from": seat}, (target,)))
             else:
-                self._record(events, {"type": "keep", "seat": seat, "target": target, **extra})
+                keep = {"type": "keep", "seat": seat, "target": target}
+                if timeout:
+                    keep["timeout"] = True
+                self._record(events, keep)
         elif kind == "bard":
             self.face_up.add(me)
             other = self.hands[target]

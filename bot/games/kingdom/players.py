@@ -30,7 +30,8 @@ class Player(Protocol):
 
 def shown_chars(engine: KingdomEngine) -> set[int]:
     """Characters the whole table can see in players' hands right now."""
-    return {c >> 1 for c in engine.hands if c is not None and c in engine.face_up}
+    hands = engine.hands
+    return {c >> 1 for c in engine.face_up if c in hands}  # few cards are face up: walk those
 
 
 def worth(char: int, shown: set[int]) -> int:
