@@ -18,7 +18,7 @@ from PIL import Image
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.kabuki.engine import STACKS
-from bot.games.kabuki.pictures import MASKS, render_board, render_reveal
+from bot.games.kabuki.pictures import MASKS, png_bytes, render_board, render_reveal
 
 PICTURE_NAME = "kabuki.png"
 REVEAL_COLOUR = discord.Colour.from_rgb(230, 159, 0)
@@ -71,9 +71,7 @@ def render_picture(key: tuple[Any, ...]) -> bytes:
     both = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), (46, 64, 54))
     both.paste(top, (0, 0))
     both.paste(bottom, (0, top.height))
-    out = io.BytesIO()
-    both.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return png_bytes(both)
 
 
 def picture(view: View, *, with_reveal: bool = True) -> Picture:
