@@ -50,6 +50,11 @@ def _picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
+def _components(board: Board) -> list[Any]:
+    """The board's buttons and selects (a DynamicItem wraps its component in ``item``)."""
+    return [getattr(item, "item", item) for item in board.items]
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -351,17 +356,20 @@ class GameCog(commands.GroupCog):
         if shown is None or session.status != PLAYING:
             return False
         message_id, old = shown
-        if message_id != session.board_message_id or len(old.items) != len(board.items):
+        before, now = _components(old), _components(board)
+        if message_id != session.board_message_id or len(before) != len(now):
             return False
-        if any(a.item.custom_id != b.item.custom_id for a, b in zip(old.items, board.items, strict=True)):
+        if any(
+            getattr(a, "custom_id", None) != getattr(b, "custom_id", None)
+            for a, b in zip(before, now, strict=True)
+        ):
             return False
         board.attach_picture()
         return (
             _picture_key(old) == _picture_key(board)
             and old.content == board.content
             and old.embed.to_dict() == board.embed.to_dict()
-            and [a.item.to_component_dict() for a in old.items]
-            == [b.item.to_component_dict() for b in board.items]
+            and [a.to_component_dict() for a in before] == [b.to_component_dict() for b in now]
         )
 
     async def _show(self, session: Session, board: Board, interaction: discord.Interaction | None) -> None:
