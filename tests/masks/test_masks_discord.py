@@ -19,8 +19,8 @@ from bot.games.masks.players import play_game
 # a short one keeps the 5 s reveal pause and the race windows for env.advance_time.
 pytestmark = pytest.mark.simcord(settle_timeout=0.2)
 
-RACE = 0.3
-WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does  # seconds: past the 250 ms race window
+RACE = 0.3  # seconds: past the 250 ms race window
+WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does
 PAUSE = 5  # seconds: the pause after a reveal
 
 
@@ -33,7 +33,8 @@ def other_tile(card: int, *taken: int) -> int:
 
 
 async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_table, world, simcord_env):
-    table = await open_table(4)
+    # A wide window: on a busy machine a 250 ms race could close by the wall clock mid-click.
+    table = await open_table(4, race_window_ms=WIDE)
     bot = simcord_env.bot
     host = table.players[0]
     # The host pressed Start and is the first Mime: the card came with that press, privately.
@@ -69,7 +70,7 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
         if scoring:
             expected[table.players.index(scorer)] += 1
             expected[mime] += 1
-        await simcord_env.advance_time(RACE)  # races settle, everyone holds a tile: reveal
+        await simcord_env.advance_time(WIDE / 1000)  # races settle, everyone holds a tile: reveal
         if turn < turns:
             assert f"the card was **{MONSTERS[card]}**" in table.board().embeds[0].description
             await simcord_env.advance_time(PAUSE)
