@@ -126,9 +126,10 @@ class GameCog(commands.GroupCog):
         return None
 
     async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
     ) -> bool:
-        """Answer presses that only look (e.g. "My card"); return True if handled."""
+        """Answer a player's presses that only look (e.g. "My card"); return True if handled.
+        Non-players are refused before this is asked."""
         return False
 
     async def on_game_start(self, session: Session) -> None:
@@ -253,10 +254,10 @@ class GameCog(commands.GroupCog):
                 if not self._alive(session, LOBBY):
                     return await reply_private(interaction, "This lobby is closed.")
                 return await self._lobby_press(interaction, session, press)
-        if await self.handle_query(interaction, session, seat, press):
-            return
         if seat is None:
             return await reply_private(interaction, "You are not playing in this game.")
+        if await self.handle_query(interaction, session, seat, press):
+            return
         async with session.lock:
             if not self._alive(session, PLAYING):
                 return await reply_private(interaction, "This game is over.")

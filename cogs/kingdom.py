@@ -16,7 +16,7 @@ from bot.board import Board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
+from bot.gamecog import FOLLOWUP_TTL_MS, GameCog
 from bot.games.kingdom import board as render
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.sessions import Session
@@ -151,13 +151,10 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         return None
 
     async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
     ) -> bool:
         if press.name != "card":
             return False
-        if seat is None:
-            await reply_private(interaction, "You are not playing in this game.")
-            return True
         assert session.engine is not None
         message = render.my_card_message(session.engine.view(seat), self._names(session))
         await interaction.response.send_message(ephemeral=True, **message)

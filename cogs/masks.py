@@ -145,26 +145,21 @@ class MasksCog(
         raise IllegalAction("That button is not part of this board.")
 
     async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
     ) -> bool:
         if press.name != masks_board.CARD:
             return False
-        engine = session.engine
-        if seat is None:
-            await reply_private(interaction, "You are not playing in this game.")
-        elif engine is None or session.status != PLAYING:
-            await reply_private(interaction, "The game has not started yet.")
+        assert session.engine is not None  # a lobby never gets here: its presses are refused first
+        view = session.engine.view(seat)
+        if view["role"] != "mime":
+            await reply_private(
+                interaction, "Only the Mime can look at the secret card. Watch them and slap!"
+            )
+        elif view.get("card") is None:
+            await reply_private(interaction, "The card is revealed already; the next Mime draws soon.")
         else:
-            view = engine.view(seat)
-            if view["role"] != "mime":
-                await reply_private(
-                    interaction, "Only the Mime can look at the secret card. Watch them and slap!"
-                )
-            elif view.get("card") is None:
-                await reply_private(interaction, "The card is revealed already; the next Mime draws soon.")
-            else:
-                message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
-                await reply_private(interaction, message.pop("content"), **message)
+            message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
+            await reply_private(interaction, message.pop("content"), **message)
         return True
 
     async def _deliver(

@@ -154,13 +154,10 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
         return None
 
     async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int | None, press: Press
+        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
     ) -> bool:
         if press.name != "peek":
             return False
-        if seat is None:
-            await reply_private(interaction, "You are not playing in this game.")
-        else:
-            assert session.engine is not None
-            await reply_private(interaction, f"Your secret number is {session.engine.view(seat)['secret']}.")
+        assert session.engine is not None
+        await reply_private(interaction, f"Your secret number is {session.engine.view(seat)['secret']}.")
         return True
