@@ -161,3 +161,14 @@ async def test_no_message_left_in_the_channel_shows_a_buried_card(open_game, wor
     await hide_reveal(table)
     assert buried_masks(table.engine) == {OWL, ONI}
     assert_nothing_buried_is_shown(table)
+
+
+async def test_a_board_edit_that_keeps_the_picture_does_not_upload_it_again(open_game) -> None:
+    table = await open_game(3)
+    await table.place(0)
+    (before,) = table.message().attachments
+    placer = table.view()["stop_window"]["placer"]
+    await table.stop((placer + 1) % 3)  # the board now says a race is on; its picture stays the same
+    assert "**Stop!** was pressed" in table.embed_text()
+    (after,) = table.message().attachments
+    assert after.id == before.id
