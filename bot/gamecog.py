@@ -76,8 +76,8 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self._uploaded: dict[int, Any] = {}  # channel id -> key of the picture now on the board
-        self._shown: dict[int, tuple[int | None, Board] | None] = {}  # channel id -> (board message, board)
+        # channel id -> (board message id, the Board last drawn on it): what an edit may skip
+        self._shown: dict[int, tuple[int | None, Board]] = {}
         super().__init__()
 
     @property
@@ -167,9 +167,11 @@ class GameCog(commands.GroupCog):
             )
             return
         async with session.lock:
-            await interaction.response.send_message(**self._message_kwargs(session, self._lobby(session)))
+            lobby = self._lobby(session)
+            await interaction.response.send_message(**self._message_kwargs(session, lobby))
             message = await interaction.original_response()
             session.board_message_id = message.id
+            self._shown[session.channel_id] = (message.id, lobby)
             await self._save(session)
             self._schedule(session)
 
@@ -329,12 +331,14 @@ class GameCog(commands.GroupCog):
         view = board.view()
         if view is not None or editing:
             kwargs["view"] = view
-        key = board.picture.key if board.picture is not None else None
-        if not editing or key != self._uploaded.get(session.channel_id):
+        if not editing or _picture_key(board) != self._picture_on_board(session):
             files = [board.picture.file()] if board.picture is not None else []
             kwargs["attachments" if editing else "files"] = files
-            self._uploaded[session.channel_id] = key
         return kwargs
+
+    def _picture_on_board(self, session: Session) -> Any:
+        shown = self._shown.get(session.channel_id)
+        return _picture_key(shown[1]) if shown and shown[0] == session.board_message_id else None
 
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
@@ -346,16 +350,15 @@ class GameCog(commands.GroupCog):
         if self._unchanged(session, board):
             return
         await self._show(session, board, interaction)
-        keep = session.status == PLAYING and bool(board.items)  # lobbies and final boards: always drawn
-        self._shown[session.channel_id] = (session.board_message_id, board) if keep else None
+        self._shown[session.channel_id] = (session.board_message_id, board)
 
     def _unchanged(self, session: Session, board: Board) -> bool:
         """Whether the board message shows exactly ``board`` already. Buttons carry the game's
         turn or version, so a changed game usually differs already in its custom ids: the cheap
         test comes first (this runs on every press)."""
         shown = self._shown.get(session.channel_id)
-        if shown is None or session.status != PLAYING:
-            return False
+        if shown is None or session.status != PLAYING or not board.items:
+            return False  # lobbies and final boards are always drawn
         message_id, old = shown
         before, now = _components(old), _components(board)
         if message_id != session.board_message_id or len(before) != len(now):
@@ -402,10 +405,9 @@ class GameCog(commands.GroupCog):
             board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         old = session.board_message_id
-        self._uploaded.pop(session.channel_id, None)
-        self._shown.pop(session.channel_id, None)
         message = await channel.send(**self._message_kwargs(session, board))
         session.board_message_id = message.id
+        self._shown[session.channel_id] = (message.id, board)
         if self._alive(session, session.status):
             await self._save(session)
         if old is not None:
