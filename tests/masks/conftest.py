@@ -17,9 +17,9 @@ def simcord_bot(make_bot):
 
 
 @pytest.fixture
-def restart(simcord_env, make_bot) -> Callable[[], Awaitable[None]]:
+def restart(restart_bot) -> Callable[[], Awaitable[None]]:
     async def go() -> None:
-        await simcord_env.restart_bot(make_bot([MasksCog]))
+        await restart_bot([MasksCog])
 
     return go
 
