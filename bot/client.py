@@ -39,6 +39,11 @@ class GameBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None
         )
+        # Message edits are never used (boards are read back from the game, not from Discord), yet
+        # with the messages intent every board edit comes back as MESSAGE_UPDATE, which discord.py
+        # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (Masks'
+        # emoji mode); the edits are dropped unread.
+        self._connection.parsers.pop("MESSAGE_UPDATE", None)
         self.config = config
         self.sessions = SessionRegistry()
         self.game_cogs: dict[str, GameCog] = {}

@@ -38,3 +38,19 @@ async def test_the_board_is_redrawn_again_once_something_public_changes(world, s
     await alice.click(world.board(), label="Tap")
     assert board_edits(simcord_env) == edits + 1
     assert scores(world).startswith("alice: 1")
+
+
+async def test_board_edits_coming_back_from_discord_are_dropped_unread(world, simcord_env):
+    """Every board edit returns as a MESSAGE_UPDATE (the bot keeps the messages intent for Masks'
+    emoji mode); nothing uses edits, so discord.py must not spend a parse on each one."""
+    seen = []
+
+    async def on_raw_message_edit(payload) -> None:
+        seen.append(payload)
+
+    simcord_env.bot.add_listener(on_raw_message_edit)
+    await start_tap(world)
+    edits = board_edits(simcord_env)
+    await world.members[0].click(world.board(), label="Tap")
+    assert board_edits(simcord_env) == edits + 1
+    assert seen == []
