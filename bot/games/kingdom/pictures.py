@@ -51,6 +51,14 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def _table_png(image: Image.Image) -> bytes:
+    """The table is opaque and drawn once per round, while the table waits: without the alpha
+    channel and with zlib's fastest level it encodes in about half the time at the same size."""
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
 def _text_centered(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any
 ) -> None:
@@ -269,7 +277,7 @@ def table_png(seats: tuple[Seat, ...], title: str = "") -> bytes:
         _text_centered(d, (x + cw / 2, y + ch + 34), f"= {value}" + (f"  ({how})" if how else ""), 16, GOLD)
         if loses:
             _text_centered(d, (x + cw / 2, y + ch + 54), "LOSES", 15, "white")
-    return _png(image)
+    return _table_png(image)
 
 
 def reveal_seats(reveal: Mapping[str, Any], names: Sequence[str]) -> tuple[Seat, ...]:
