@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,14 +17,18 @@ GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 @dataclass
 class Picture:
-    """A PNG for the board. ``key`` identifies its content: an unchanged key is not re-uploaded."""
+    """A PNG for the board. ``key`` identifies its content: an unchanged key is not re-uploaded.
+    A ``slow`` picture (tens of milliseconds to draw) is drawn in a worker thread, so the event
+    loop goes on serving every other channel meanwhile; ``render`` must then be thread-safe."""
 
     key: Any
     render: Callable[[], bytes]
     filename: str = "board.png"
+    slow: bool = False
 
-    def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.render()), filename=self.filename)
+    async def file(self) -> discord.File:
+        data = await asyncio.to_thread(self.render) if self.slow else self.render()
+        return discord.File(io.BytesIO(data), filename=self.filename)
 
 
 @dataclass

@@ -168,7 +168,7 @@ class GameCog(commands.GroupCog):
             return
         async with session.lock:
             lobby = self._lobby(session)
-            await interaction.response.send_message(**self._message_kwargs(session, lobby))
+            await interaction.response.send_message(**await self._message_kwargs(session, lobby))
             message = await interaction.original_response()
             session.board_message_id = message.id
             self._shown[session.channel_id] = (message.id, lobby)
@@ -325,14 +325,16 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ the board message
 
-    def _message_kwargs(self, session: Session, board: Board, *, editing: bool = False) -> dict[str, Any]:
+    async def _message_kwargs(
+        self, session: Session, board: Board, *, editing: bool = False
+    ) -> dict[str, Any]:
         board.attach_picture()
         kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
         view = board.view()
         if view is not None or editing:
             kwargs["view"] = view
         if not editing or _picture_key(board) != self._picture_on_board(session):
-            files = [board.picture.file()] if board.picture is not None else []
+            files = [await board.picture.file()] if board.picture is not None else []
             kwargs["attachments" if editing else "files"] = files
         return kwargs
 
@@ -383,13 +385,15 @@ class GameCog(commands.GroupCog):
             and interaction.message is not None
             and interaction.message.id == session.board_message_id
         ):
-            await interaction.response.edit_message(**self._message_kwargs(session, board, editing=True))
+            await interaction.response.edit_message(
+                **await self._message_kwargs(session, board, editing=True)
+            )
             return
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         if session.board_message_id is not None:
             try:
                 await channel.get_partial_message(session.board_message_id).edit(
-                    **self._message_kwargs(session, board, editing=True)
+                    **await self._message_kwargs(session, board, editing=True)
                 )
                 return
             except discord.NotFound:
@@ -405,7 +409,7 @@ class GameCog(commands.GroupCog):
             board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         old = session.board_message_id
-        message = await channel.send(**self._message_kwargs(session, board))
+        message = await channel.send(**await self._message_kwargs(session, board))
         session.board_message_id = message.id
         self._shown[session.channel_id] = (message.id, board)
         if self._alive(session, session.status):

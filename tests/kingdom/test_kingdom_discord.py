@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -20,6 +21,7 @@ from test_kingdom_discord_support import (  # noqa: E402
     snapshot_components,
 )
 
+from bot.games.kingdom import board as kingdom_board  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
@@ -170,6 +172,26 @@ async def test_the_reveal_shows_every_card_and_its_picture(world):
     assert await picture.read() == reveal_png(engine.reveal, NAMES)
     await press(env, channel, carol, {"type": "next"})
     assert engine.round == 2 and engine.phase == "play"
+
+
+async def test_the_reveal_picture_is_drawn_off_the_event_loop(world, monkeypatch):
+    """A 16-seat table takes tens of milliseconds to draw; other channels must not wait for it."""
+    drawn_on = []
+
+    def recording_reveal_png(reveal, names):
+        drawn_on.append(threading.current_thread())
+        return reveal_png(reveal, names)
+
+    monkeypatch.setattr(kingdom_board, "reveal_png", recording_reveal_png)
+    env, channel = world.env, world.channel
+    members = await open_game(world, 4)
+    engine = await rig(env, channel, members[0], [MONK, QUEEN, PRINCESS, DEATH], reveal_ms=20_000)
+    for member in members:
+        await press(env, channel, member, {"type": "stand"})
+    assert engine.phase == "reveal"
+    assert drawn_on and threading.main_thread() not in drawn_on
+    picture = board_of(env, channel, world.mod).attachments[0]
+    assert await picture.read() == reveal_png(engine.reveal, NAMES)
 
 
 # ------------------------------------------------------------------ refusals
