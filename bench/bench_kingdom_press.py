@@ -6,25 +6,36 @@ Four players, Classic; each measured press is the active player's move through t
 pauses are skipped with "Next round" and not measured. Two series: "stand" only, and the moves
 a simple computer player makes (exchanges, powers, Thief looks and choices, cuts). Each measured
 press follows a press on the bare button, so both meet the same machine and the same bot state.
+
+Then the floor: a bench button that only edits its message with a copy of a real Kingdom board
+(no game, no save), alone and with the two private card messages an exchange sends. That is what
+Discord's side of a move costs in SimCord before the bot does anything.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
+import statistics
 import sys
 from pathlib import Path
+
+import discord
+from discord.ext import commands
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
-from bot.games.kingdom.board import component_for  # noqa: E402
+from bot.board import Board  # noqa: E402
+from bot.games.kingdom.board import card_embed, card_file, component_for  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
 
 PRESSES = 80  # a 4-player game of length 6 has 24 rounds: at least 96 moves
+FLOOR_PRESSES = 80
 
 
 def press(env, channel, member, action):
@@ -38,7 +49,7 @@ def press(env, channel, member, action):
     return lambda: member.click(board, custom_id=custom_id)
 
 
-async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float], list[float]]:
+async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float], list[float], dict, Board]:
     channel = guild.create_text_channel(name)
     await members[0].slash(channel, "kingdom new", length=6, timer=600)
     lobby = channel.last_message
@@ -47,11 +58,16 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
     await members[0].click(lobby, label="Start")
     samples: list[float] = []
     base: list[float] = []
+    by_move: dict[str, list[float]] = collections.defaultdict(list)
+    board = None
     while len(samples) < PRESSES:
-        engine = env.bot.sessions.get(channel.id).engine
+        session = env.bot.sessions.get(channel.id)
+        engine = session.engine
         if engine.phase == "reveal":
             await press(env, channel, members[0], {"type": "next"})()
             continue
+        if board is None and engine.round == 2:
+            board = env.bot.game_cogs["kingdom"].render_board(session)  # mid-game, every kind of item
         seat = engine.active
         action = brain.choose(engine, seat) if brain else {"type": "stand"}
         # The garbage collector runs between samples, not inside whichever press trips it.
@@ -59,6 +75,67 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
         base.append(await cpu_ms(lambda: members[0].click(ack, custom_id="ackbench")))
         gc.collect()
         samples.append(await cpu_ms(press(env, channel, members[seat], action)))
+        by_move[action["type"]].append(samples[-1])
+    return samples, base, by_move, board
+
+
+class FloorCog(commands.Cog):
+    """Edits its own message with a copy of a Kingdom board: new embed and components each time,
+    as the bot sends them, but no engine, no save, no session and no dynamic items."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.presses = 0
+
+    def kwargs(self, followups: int) -> dict:
+        self.presses += 1
+        view = discord.ui.View(timeout=None)
+        for n, dynamic in enumerate(self.board.items):
+            item = dynamic.item
+            custom_id = f"floorbench:{followups}:{n}:{self.presses}"
+            if isinstance(item, discord.ui.Select):
+                view.add_item(
+                    discord.ui.Select(
+                        custom_id=custom_id, options=list(item.options), placeholder=item.placeholder, row=1
+                    )
+                )
+            else:
+                view.add_item(
+                    discord.ui.Button(
+                        label=item.label, emoji=item.emoji, style=item.style, custom_id=custom_id, row=0
+                    )
+                )
+        return {"embed": discord.Embed.from_dict(self.board.embed.to_dict()), "view": view}
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if not custom_id.startswith("floorbench:"):
+            return
+        followups = int(custom_id.split(":")[1])
+        await interaction.response.edit_message(**self.kwargs(followups))
+        for _ in range(followups):
+            card = {"char": 3}
+            await interaction.followup.send(
+                ephemeral=True,
+                content="🔁 Exchange with **bob**",
+                embed=card_embed(card, "Your new card: Thief (3)"),
+                file=card_file(3),
+            )
+
+
+async def floor(bot, guild, member, ack, cog: FloorCog, followups: int) -> tuple[list[float], list[float]]:
+    channel = guild.create_text_channel(f"floor{followups}")
+    await bot.get_channel(channel.id).send(**cog.kwargs(followups))  # posted by the bot, like a board
+    await asyncio.sleep(0.1)
+    samples: list[float] = []
+    base: list[float] = []
+    for _ in range(FLOOR_PRESSES):
+        gc.collect()
+        base.append(await cpu_ms(lambda: member.click(ack, custom_id="ackbench")))
+        board, custom_id = channel.last_message, f"floorbench:{followups}:0:{cog.presses}"
+        gc.collect()
+        samples.append(await cpu_ms(lambda: member.click(board, custom_id=custom_id)))
     return samples, base
 
 
@@ -70,10 +147,23 @@ async def main() -> None:
         await members[0].slash(ack_channel, "ackbench")
         ack = ack_channel.last_message
         gc.disable()
-        stand, base = await series(env, guild, members, "stand", None, ack)
+        stand, base, _, board = await series(env, guild, members, "stand", None, ack)
         report("kingdom stand", stand, base)
-        mixed, base = await series(env, guild, members, "mixed", SimplePlayer(1), ack)
+        mixed, base, by_move, _ = await series(env, guild, members, "mixed", SimplePlayer(1), ack)
         report("kingdom mixed moves", mixed, base)
+        ack_median = statistics.median(base)
+        print(
+            "  by move: "
+            + ", ".join(
+                f"{kind} {statistics.median(v) / ack_median:.2f}× ({len(v)})"
+                for kind, v in sorted(by_move.items(), key=lambda kv: -len(kv[1]))
+            )
+        )
+        cog = FloorCog(board)
+        await bot.add_cog(cog)
+        await asyncio.sleep(0)
+        report("floor: the board's edit alone, no game", *await floor(bot, guild, members[0], ack, cog, 0))
+        report("floor: the board's edit + 2 private cards", *await floor(bot, guild, members[0], ack, cog, 2))
 
 
 if __name__ == "__main__":
