@@ -19,6 +19,7 @@ import collections
 import gc
 import statistics
 import sys
+from functools import partial
 from pathlib import Path
 
 import discord
@@ -133,9 +134,11 @@ async def floor(bot, guild, member, ack, cog: FloorCog, followups: int) -> tuple
     for _ in range(FLOOR_PRESSES):
         gc.collect()
         base.append(await cpu_ms(lambda: member.click(ack, custom_id="ackbench")))
-        board, custom_id = channel.last_message, f"floorbench:{followups}:0:{cog.presses}"
+        click = partial(
+            member.click, channel.last_message, custom_id=f"floorbench:{followups}:0:{cog.presses}"
+        )
         gc.collect()
-        samples.append(await cpu_ms(lambda: member.click(board, custom_id=custom_id)))
+        samples.append(await cpu_ms(click))
     return samples, base
 
 
