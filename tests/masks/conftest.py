@@ -10,6 +10,12 @@ import pytest
 from bot.games.masks.faces import MONSTERS
 from cogs.masks import MasksCog
 
+# The Discord tests' SimCord settle timeout, and the race window their tables use unless a test
+# asks for another. Every timer stays longer than SETTLE_S: SimCord lets a sleep shorter than its
+# settle timeout run out by the wall clock inside a click, so a race would close by itself.
+SETTLE_S = 1.0
+RACE_MS = 1500
+
 
 @pytest.fixture
 def simcord_bot(make_bot):
@@ -73,7 +79,7 @@ class Table:
 
 @pytest.fixture
 def open_table(world) -> Callable[..., Awaitable[Table]]:
-    """``await open_table(n=4, race_window_ms=None, reveal_ms=None, **slash_options)``: alice's
+    """``await open_table(n=4, race_window_ms=RACE_MS, reveal_ms=None, **slash_options)``: alice's
     game, n seated.
 
     SimCord fires a pending timer on its own once that much *wall* time has passed, so a test
@@ -84,7 +90,7 @@ def open_table(world) -> Callable[..., Awaitable[Table]]:
     """
 
     async def make(
-        n: int = 4, race_window_ms: int | None = None, reveal_ms: int | None = None, **options: Any
+        n: int = 4, race_window_ms: int | None = RACE_MS, reveal_ms: int | None = None, **options: Any
     ) -> Table:
         host, *others = world.members[:n]
         await host.slash(world.channel, "masks new", **options)
@@ -101,4 +107,4 @@ def open_table(world) -> Callable[..., Awaitable[Table]]:
     return make
 
 
-__all__ = ["MONSTERS", "Table"]
+__all__ = ["MONSTERS", "RACE_MS", "SETTLE_S", "Table"]

@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from conftest import RACE_MS, SETTLE_S
 
 from bot.components import Press
 from bot.engine import IllegalAction
@@ -16,10 +17,11 @@ from bot.games.masks.faces import MONSTERS
 from bot.games.masks.players import play_game
 
 # SimCord waits, after each action, for timers due within its settle timeout (5 s by default):
-# a short one keeps the 5 s reveal pause and the race windows for env.advance_time.
-pytestmark = pytest.mark.simcord(settle_timeout=0.2)
+# 1 s keeps the race windows (RACE_MS by default at these tables) and the 5 s reveal pause for
+# env.advance_time, and still leaves a busy machine time to answer a click.
+pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
-RACE = 0.3  # seconds: past the 250 ms race window
+RACE = RACE_MS / 1000 + 0.1  # seconds: past a table's race window
 WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does
 PAUSE = 5  # seconds: the pause after a reveal
 
@@ -206,12 +208,14 @@ async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
 
 
 async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, restart):
+    # A restart waits on the wall clock for timers due within 5 s: the reveal pause is longer, the
+    # race window (at most 2 s) is not, so the restored bot's timer settles it during the restart.
     table = await open_table(4, reveal_ms=10_000)
     _, bob, carol, dave = table.players
     card = table.card()
     await table.slap(bob, card)  # the race for it is still open when the bot goes down
     await restart()
-    await simcord_env.advance_time(RACE)  # the restored timer settles it
+    await simcord_env.advance_time(RACE)
     assert table.view["held_by"][card] == 1
     await table.slap(carol, other_tile(card))
     await table.slap(dave, other_tile(card, other_tile(card)))

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import discord
 import pytest
+from conftest import SETTLE_S
 
 from bot.games.masks.faces import MONSTERS
 from cogs.masks import NOTICE_SECONDS, is_emoji_only
 
-pytestmark = pytest.mark.simcord(settle_timeout=0.2)
+pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
 
 def texts(channel) -> list[str]:
