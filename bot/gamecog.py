@@ -506,16 +506,10 @@ class GameCog(commands.GroupCog):
 
     def _cancel_timer(self, session: Session) -> None:
         timer, session.timer = session.timer, None
-        if isinstance(timer, asyncio.Task):
-            if timer is not asyncio.current_task() and not timer.done():
-                timer.cancel()
-        elif timer is not None:
+        if timer is not None and timer is not asyncio.current_task() and not timer.done():
             timer.cancel()
 
     def _schedule(self, session: Session) -> None:
-        """Arm the session's one timer for the engine's (or lobby's) next deadline. Every press
-        re-arms it, so until it is due it is a bare loop timer: cancelling one costs nothing, where
-        a sleeping task would be woken once to be cancelled and another one started."""
         self._cancel_timer(session)
         if session.status == LOBBY:
             deadline = session.lobby_deadline
@@ -523,18 +517,17 @@ class GameCog(commands.GroupCog):
             assert session.engine is not None
             deadline = session.engine.next_deadline()
         if deadline is not None:
-            delay = max(0.0, (deadline - now_ms()) / 1000)
-            session.timer = asyncio.get_running_loop().call_later(delay, self._wake, session, deadline)
-
-    def _wake(self, session: Session, deadline: int) -> None:
-        session.timer = asyncio.create_task(self._run_timer(session, deadline))
+            session.timer = asyncio.create_task(self._run_timer(session, deadline))
 
     async def _run_timer(self, session: Session, deadline: int) -> None:
         await self.bot.wait_until_ready()
+        delay = (deadline - now_ms()) / 1000
+        if delay > 0:
+            await asyncio.sleep(delay)
         async with session.lock:
             if not self._alive(session, session.status):
                 return
-            # The loop may wake a hair early on a coarse clock; the deadline is what was due.
+            # The sleep may wake a hair early on a coarse clock; the deadline is what was due.
             now = max(now_ms(), deadline)
             if session.status == LOBBY:
                 if session.lobby_deadline is not None and now >= session.lobby_deadline:

@@ -2,7 +2,7 @@
 
 A ``Session`` is the Discord-side wrapper around one engine: who sits where, the board message,
 the options, and the lock that serializes every press on it. It is plain data plus the lock and
-the timer, and is saved as JSON after every accepted action so a restart loses nothing.
+the timer task, and is saved as JSON after every accepted action so a restart loses nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Session:
     engine: GameEngine | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # per-game Discord-side data, saved too
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    timer: asyncio.TimerHandle | asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
