@@ -7,9 +7,10 @@ pauses are skipped with "Next round" and not measured. Two series: "stand" only,
 a simple computer player makes (exchanges, powers, Thief looks and choices, cuts). Each measured
 press follows a press on the bare button, so both meet the same machine and the same bot state.
 
-Then the floor: a bench button that only edits its message with a copy of a real Kingdom board
-(no game, no save), alone and with the two private card messages an exchange sends. That is what
-Discord's side of a move costs in SimCord before the bot does anything.
+Then the floor: a bench button (a dynamic item, like the bot's) that only edits its message with
+a copy of a real Kingdom board (no game, no save), alone and with the two private card messages
+an exchange sends. That is what Discord's side of a move costs in SimCord before the bot does
+anything of its own.
 """
 
 from __future__ import annotations
@@ -80,40 +81,62 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
     return samples, base, by_move, board
 
 
+class FloorButton(discord.ui.DynamicItem[discord.ui.Button], template=r"floorbench:(?P<followups>\d):\d+"):
+    """The floor's buttons are dynamic items like the bot's, so discord.py dispatches a press the
+    same way (and keeps no growing store of plain views)."""
+
+    def __init__(self, item: discord.ui.Button) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):  # noqa: ANN001, ANN206
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        floor_cog: FloorCog = interaction.client.get_cog("FloorCog")  # type: ignore[assignment]
+        await floor_cog.press(interaction, int(self.item.custom_id.split(":")[1]))
+
+
+class FloorSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"floorselect:\d:\d+"):
+    def __init__(self, item: discord.ui.Select) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):  # noqa: ANN001, ANN206
+        return cls(item)
+
+
 class FloorCog(commands.Cog):
     """Edits its own message with a copy of a Kingdom board: new embed and components each time,
-    as the bot sends them, but no engine, no save, no session and no dynamic items."""
+    as the bot sends them, but no engine, no save and no session."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.presses = 0
 
     def kwargs(self, followups: int) -> dict:
-        self.presses += 1
         view = discord.ui.View(timeout=None)
         for n, dynamic in enumerate(self.board.items):
             item = dynamic.item
-            custom_id = f"floorbench:{followups}:{n}:{self.presses}"
             if isinstance(item, discord.ui.Select):
-                view.add_item(
-                    discord.ui.Select(
-                        custom_id=custom_id, options=list(item.options), placeholder=item.placeholder, row=1
-                    )
+                select = discord.ui.Select(
+                    custom_id=f"floorselect:{followups}:{n}",
+                    options=list(item.options),
+                    placeholder=item.placeholder,
+                    row=1,
                 )
+                view.add_item(FloorSelect(select))
             else:
-                view.add_item(
-                    discord.ui.Button(
-                        label=item.label, emoji=item.emoji, style=item.style, custom_id=custom_id, row=0
-                    )
+                button = discord.ui.Button(
+                    label=item.label,
+                    emoji=item.emoji,
+                    style=item.style,
+                    custom_id=f"floorbench:{followups}:{n}",
+                    row=0,
                 )
+                view.add_item(FloorButton(button))
         return {"embed": discord.Embed.from_dict(self.board.embed.to_dict()), "view": view}
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if not custom_id.startswith("floorbench:"):
-            return
-        followups = int(custom_id.split(":")[1])
+    async def press(self, interaction: discord.Interaction, followups: int) -> None:
         await interaction.response.edit_message(**self.kwargs(followups))
         for _ in range(followups):
             card = {"char": 3}
@@ -134,9 +157,7 @@ async def floor(bot, guild, member, ack, cog: FloorCog, followups: int) -> tuple
     for _ in range(FLOOR_PRESSES):
         gc.collect()
         base.append(await cpu_ms(lambda: member.click(ack, custom_id="ackbench")))
-        click = partial(
-            member.click, channel.last_message, custom_id=f"floorbench:{followups}:0:{cog.presses}"
-        )
+        click = partial(member.click, channel.last_message, custom_id=f"floorbench:{followups}:0")
         gc.collect()
         samples.append(await cpu_ms(click))
     return samples, base
@@ -164,6 +185,7 @@ async def main() -> None:
         )
         cog = FloorCog(board)
         await bot.add_cog(cog)
+        bot.add_dynamic_items(FloorButton, FloorSelect)
         await asyncio.sleep(0)
         report("floor: the board's edit alone, no game", *await floor(bot, guild, members[0], ack, cog, 0))
         report("floor: the board's edit + 2 private cards", *await floor(bot, guild, members[0], ack, cog, 2))
