@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import gc
+import re
 import statistics
 import sys
 from functools import partial
@@ -93,7 +94,9 @@ class FloorButton(discord.ui.DynamicItem[discord.ui.Button], template=r"floorben
         super().__init__(item)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):  # noqa: ANN001, ANN206
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> FloorButton:
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -106,7 +109,9 @@ class FloorSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"floorsel
         super().__init__(item)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):  # noqa: ANN001, ANN206
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> FloorSelect:
         return cls(item)
 
 
