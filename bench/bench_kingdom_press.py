@@ -23,6 +23,7 @@ import statistics
 import sys
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -86,33 +87,25 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
     return samples, base, by_move, board
 
 
-class FloorButton(discord.ui.DynamicItem[discord.ui.Button], template=r"floorbench:(?P<followups>\d):\d+"):
-    """The floor's buttons are dynamic items like the bot's, so discord.py dispatches a press the
-    same way (and keeps no growing store of plain views)."""
-
-    def __init__(self, item: discord.ui.Button) -> None:
-        super().__init__(item)
+class _Rebuilt:
+    """A floor item is rebuilt from the component discord.py found on the message."""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> FloorButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> Any:
         return cls(item)
+
+
+class FloorButton(_Rebuilt, discord.ui.DynamicItem[discord.ui.Button], template=r"floorbench:\d:\d+"):
+    """The floor's buttons are dynamic items like the bot's, so discord.py dispatches a press the
+    same way (and keeps no growing store of plain views)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         floor_cog: FloorCog = interaction.client.get_cog("FloorCog")  # type: ignore[assignment]
         await floor_cog.press(interaction, int(self.item.custom_id.split(":")[1]))
 
 
-class FloorSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"floorselect:\d:\d+"):
-    def __init__(self, item: discord.ui.Select) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> FloorSelect:
-        return cls(item)
+class FloorSelect(_Rebuilt, discord.ui.DynamicItem[discord.ui.Select], template=r"floorselect:\d:\d+"):
+    pass
 
 
 class FloorCog(commands.Cog):
