@@ -106,6 +106,10 @@ def char_of(card: int) -> int:
     return card >> 1
 
 
+# Each character's name by id, for the hot paths that build card facts by hand.
+NAMES: tuple[str, ...] = tuple(c.name for c in CHARACTERS)
+
+
 def card_info(char: int) -> dict[str, int | str]:
     """How a character appears in views and events."""
-    return {"char": char, "name": CHARACTERS[char].name}
+    return {"char": char, "name": NAMES[char]}

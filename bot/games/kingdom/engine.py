@@ -21,13 +21,12 @@ from bot.games.kingdom.cards import (
     DECK_SIZE,
     DRAGON,
     KING,
+    NAMES,
     THIEF,
     TRADER,
     card_info,
 )
 from bot.games.kingdom.resolution import resolve, token_changes
-
-NAMES: tuple[str, ...] = tuple(c.name for c in CHARACTERS)  # card_info without building a dict
 
 MODES: dict[str, tuple[int, int]] = {
     "classic": (3, 16),
@@ -246,8 +245,11 @@ class KingdomEngine(GameEngine):
         self.deadline = now + self.turn_ms if self.turn_ms else None
         events.append(Event("turn", {"seat": self.order[self.pos], "deadline": self.deadline}))
 
-    def _record(self, events: list[Event], public: dict[str, Any]) -> None:
-        """One public fact about an action: into the round's log and out as an event."""
+    def _record(self, events: list[Event], public: dict[str, Any], timeout: bool = False) -> None:
+        """One public fact about an action: into the round's log and out as an event. ``timeout``
+        marks an idle player's default move, so the board can say why it happened."""
+        if timeout:
+            public["timeout"] = True
         self.actions.append(public)
         events.append(Event(public["type"], public))
 
@@ -433,12 +435,7 @@ class KingdomEngine(GameEngine):
         me = self.hands[seat]
         assert me is not None
         if kind == "stand":
-            self._record(
-                events,
-                {"type": "stand", "seat": seat, "timeout": True}
-                if timeout
-                else {"type": "stand", "seat": seat},
-            )
+            self._record(events, {"type": "stand", "seat": seat}, timeout)
         elif kind == "exchange":
             other = self.hands[target]
             assert other is not None
@@ -489,10 +486,7 @@ class KingdomEngine(GameEngine):
                 )
                 events.append(Event("card", {**card_info(me >> 1), "how": "thief", "from": seat}, (target,)))
             else:
-                keep = {"type": "keep", "seat": seat, "target": target}
-                if timeout:
-                    keep["timeout"] = True
-                self._record(events, keep)
+                self._record(events, {"type": "keep", "seat": seat, "target": target}, timeout)
         elif kind == "bard":
             self.face_up.add(me)
             other = self.hands[target]
