@@ -38,6 +38,10 @@ def button_id(channel_id: int, name: str, arg: str | int = "") -> str:
     return custom_id
 
 
+def select_id(channel_id: int, name: str) -> str:
+    return f"ps:{channel_id}:{name}"
+
+
 async def _route(interaction: discord.Interaction, press: Press) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
     await bot.route_press(interaction, press)
@@ -93,7 +97,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ps:(?P<ch
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"ps:{channel_id}:{name}",
+                custom_id=select_id(channel_id, name),
                 options=list(options),
                 placeholder=placeholder,
                 disabled=disabled,

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.board import Board, Picture
-from bot.components import GameButton, GameSelect
+from bot.components import GameButton, GameSelect, button_id, select_id
 from bot.games.kingdom.cards import CHARACTERS
 from bot.games.kingdom.pictures import card_png, reveal_png
 
@@ -167,9 +167,9 @@ def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> t
     that cannot know try both (tests and the bench only use small tables)."""
     kind, target = action["type"], action.get("target")
     if kind in POWERS:
-        return "select", f"ps:{channel_id}:{POWER_SELECTS[0]}", press_value(version, kind, target)
+        return "select", select_id(channel_id, POWER_SELECTS[0]), press_value(version, kind, target)
     arg = version_arg(version, target if kind == "exchange" else None)
-    return "button", f"pc:{channel_id}:{kind}:{arg}", None
+    return "button", button_id(channel_id, kind, arg), None
 
 
 # ------------------------------------------------------------------ words
