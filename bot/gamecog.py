@@ -308,6 +308,7 @@ class GameCog(commands.GroupCog):
         board did not change (see ``_publish``); a press that changed nothing anyone sees is still
         acknowledged."""
         now = now_ms()
+        refused = False
         for event in events:
             for seat in event.to or ():
                 message = self.render_private(session, seat, event)
@@ -319,9 +320,34 @@ class GameCog(commands.GroupCog):
                 target = interaction if seat == presser else session.last_interaction.get(seat)
                 if target is None or now - snowflake_ms(target.id) > FOLLOWUP_TTL_MS:
                     continue  # the seat can still read it from its own view (e.g. "My card")
-                await target.followup.send(ephemeral=True, **message)
+                refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
             await interaction.response.defer()
+        if refused and self._alive(session, PLAYING):
+            # Without its token the seat counts as unreachable, and the board can say so.
+            await self._publish(session, self.render_board(session))
+
+    async def _push(
+        self, session: Session, seat: int, target: discord.Interaction, message: dict[str, Any]
+    ) -> bool:
+        """A followup through ``target``'s token. Discord may refuse it (a token revoked or
+        expired early): the move already happened, so the refusal must not fail the press
+        nor stop the other seats' messages."""
+        try:
+            await target.followup.send(ephemeral=True, **message)
+        except discord.HTTPException as error:
+            # Status and code only: the payload is a secret.
+            log.warning(
+                "private message to seat %s in channel %s refused: %s/%s",
+                seat,
+                session.channel_id,
+                error.status,
+                error.code,
+            )
+            if session.last_interaction.get(seat) is target:
+                del session.last_interaction[seat]
+            return False
+        return True
 
     # ------------------------------------------------------------------ the board message
 
