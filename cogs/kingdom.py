@@ -6,6 +6,7 @@ only turns presses into engine actions and engine events into private messages.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import FOLLOWUP_TTL_MS, GameCog
 from bot.games.kingdom import board as render
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
+from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
@@ -58,6 +60,10 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     engine_cls = KingdomEngine
     rules_summary = RULES
     score_label = "tokens"
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        await asyncio.to_thread(draw_all_cards)
 
     @app_commands.command(name="new", description="Open a Death Over the Kingdom lobby")
     @app_commands.describe(

@@ -25,6 +25,7 @@ from test_kingdom_discord_support import (  # noqa: E402
 )
 
 from bot.games.kingdom import board as kingdom_board  # noqa: E402
+from bot.games.kingdom import pictures  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
@@ -229,6 +230,22 @@ async def test_the_reveal_picture_is_drawn_off_the_event_loop(world, monkeypatch
 
 
 # ------------------------------------------------------------------ refusals
+async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(world, restart_bot, monkeypatch):
+    """No press waits for a card's first drawing, and loading does not block other servers."""
+    drawn_on = []
+    real_card_image = pictures._card_image
+
+    def recording_card_image(char):
+        drawn_on.append(threading.current_thread())
+        return real_card_image(char)
+
+    monkeypatch.setattr(pictures, "_card_image", recording_card_image)
+    card_png.cache_clear()
+    await restart_bot([KingdomCog])
+    assert card_png.cache_info().currsize == 13
+    assert len(drawn_on) == 13 and threading.main_thread() not in drawn_on
+
+
 async def test_refusals_change_nothing(world):
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)

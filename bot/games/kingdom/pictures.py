@@ -240,6 +240,12 @@ def card_png(char: int) -> bytes:
     return _png(_card_image(char))
 
 
+def draw_all_cards() -> None:
+    """Fill ``card_png``'s cache: a card first pushed inside a press would take ~5 ms of the loop."""
+    for char in range(len(CHARACTERS)):
+        card_png(char)
+
+
 @lru_cache(maxsize=32)
 def _small_card(char: int, turned: bool) -> Image.Image:
     small = _card_image(char).resize((CARD_W // 2, CARD_H // 2), Image.Resampling.LANCZOS)
