@@ -36,6 +36,7 @@ LOBBY_IDLE_MS = 10 * 60 * 1000
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
 EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
+UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 
 
 async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -274,6 +275,10 @@ class GameCog(commands.GroupCog):
                 await reply_private(interaction, refusal.reason)
                 if events:
                     await self._after_change(session, events)
+                else:
+                    # A board an earlier edit failed to change is still on show and refuses every
+                    # press as out of date: draw it again (nothing is sent if it is current).
+                    await self._publish(session, self.render_board(session))
                 return
             session.last_interaction[seat] = interaction
             await self._after_change(session, events, interaction, presser=seat)
@@ -293,8 +298,9 @@ class GameCog(commands.GroupCog):
             await self._finish(session, interaction)
         else:
             await self._save(session)
-            await self._publish(session, self.render_board(session), interaction)
+            # Before the board: a board Discord refuses must not stop the game's clock.
             self._schedule(session)
+            await self._publish(session, self.render_board(session), interaction)
         await self._deliver(session, events, interaction, presser)
 
     async def _deliver(
@@ -315,26 +321,36 @@ class GameCog(commands.GroupCog):
                 if message is None:
                     continue
                 if seat == presser and interaction is not None and not interaction.response.is_done():
-                    await interaction.response.send_message(ephemeral=True, **message)
+                    refused |= not await self._push(session, seat, interaction, message, answer=True)
                     continue
                 target = interaction if seat == presser else session.last_interaction.get(seat)
                 if target is None or now - snowflake_ms(target.id) > FOLLOWUP_TTL_MS:
                     continue  # the seat can still read it from its own view (e.g. "My card")
                 refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
-            await interaction.response.defer()
+            with contextlib.suppress(discord.NotFound):  # answered too late: nothing left to say
+                await interaction.response.defer()
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
             await self._publish(session, self.render_board(session))
 
     async def _push(
-        self, session: Session, seat: int, target: discord.Interaction, message: dict[str, Any]
+        self,
+        session: Session,
+        seat: int,
+        target: discord.Interaction,
+        message: dict[str, Any],
+        *,
+        answer: bool = False,
     ) -> bool:
-        """A followup through ``target``'s token. Discord may refuse it (a token revoked or
-        expired early): the move already happened, so the refusal must not fail the press
-        nor stop the other seats' messages."""
+        """A private message through ``target``: its answer, or else a followup. Discord may
+        refuse it (a token revoked or expired, a press answered too late): the move already
+        happened, so the refusal must not fail the press nor stop the other seats' messages."""
         try:
-            await target.followup.send(ephemeral=True, **message)
+            if answer:
+                await target.response.send_message(ephemeral=True, **message)
+            else:
+                await target.followup.send(ephemeral=True, **message)
         except discord.HTTPException as error:
             # Status and code only: the payload is a secret.
             log.warning(
@@ -411,10 +427,15 @@ class GameCog(commands.GroupCog):
             and interaction.message is not None
             and interaction.message.id == session.board_message_id
         ):
-            await interaction.response.edit_message(
-                **await self._message_kwargs(session, board, editing=True)
-            )
-            return
+            try:
+                await interaction.response.edit_message(
+                    **await self._message_kwargs(session, board, editing=True)
+                )
+                return
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_INTERACTION:
+                    raise
+                # Answered after Discord's 3 s: the move stands, so edit the board message itself.
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         if session.board_message_id is not None:
             try:
@@ -569,4 +590,13 @@ class GameCog(commands.GroupCog):
                 return
             # Redraw even without events: a passing deadline (a grace period ending) can change
             # what the board offers.
-            await self._after_change(session, events)
+            try:
+                await self._after_change(session, events)
+            except discord.HTTPException as error:
+                # The state is saved and the next timer set; the board heals at the next redraw.
+                log.warning(
+                    "board of channel %s refused after a timer: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )

@@ -83,6 +83,47 @@ async def test_a_board_too_old_to_edit_is_posted_again(world, simcord_env):
     assert simcord_env.bot.sessions.get(world.channel.id).board_message_id == world.board().id
 
 
+async def test_a_press_answered_after_discords_3_s_still_moves_the_board(world, simcord_env, monkeypatch):
+    """Discord refuses an answer that comes too late; the move stands, so the board message is
+    edited directly and the next player plays on it."""
+    alice, bob = world.members[:2]
+    await start_tap(world, target=5)
+    cog = simcord_env.bot.game_cogs["tap"]
+    real_render = type(cog).render_board
+
+    def slow_render(self, session):
+        simcord_env.backend.advance_clock(3.5)
+        return real_render(self, session)
+
+    monkeypatch.setattr(type(cog), "render_board", slow_render)
+    late = await alice.click(world.board(), label="Tap")
+    monkeypatch.undo()
+    assert late.response is None and late.followups == []
+    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in world.board().embeds[0].description
+    played = await bob.click(world.board(), label="Tap")
+    assert not played.ephemeral
+    assert scores(world) == "alice: 1\nbob: 1"
+
+
+async def test_a_board_refused_after_a_timer_keeps_the_clock_running_and_heals_at_the_next_press(
+    world, simcord_env
+):
+    alice, bob = world.members[:2]
+    old = await start_tap(world, target=5)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=403, code=50013, times=None
+    )
+    await simcord_env.advance_time(31)  # alice idles: her turn passes, the board's edit is refused
+    await simcord_env.advance_time(30)  # the clock still runs: so does bob's
+    engine = simcord_env.bot.sessions.get(world.channel.id).engine
+    assert engine.s["turn"] == 2 and engine.s["active"] == 0
+    assert "Turn 0: **alice**" in world.board().embeds[0].description  # the board is behind
+    simcord_env.backend.faults.clear()
+    refused = await bob.click(world.board(), label="Tap")
+    assert refused.ephemeral and refused.response.content == "It is not your turn."
+    assert "Turn 2: **alice**" in world.board().embeds[0].description
+
+
 async def test_reposting_the_board_empties_the_old_message(world):
     alice = world.members[0]
     old = await start_tap(world)

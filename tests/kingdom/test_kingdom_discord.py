@@ -5,9 +5,6 @@ from __future__ import annotations
 import sys
 import threading
 from pathlib import Path
-from types import SimpleNamespace
-
-import discord
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -159,23 +156,13 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
 
-async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holder_to_look(
-    world, monkeypatch, caplog
-):
+async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holder_to_look(world, caplog):
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)
     engine = await rig(env, channel, alice, [CLOWN, PRINCESS, DEATH, QUEEN])
     await bob.click(board_of(env, channel, bob), label="My card")  # bob looks reachable
     revoked = session_of(env, channel).last_interaction[1].token
-    real_send = discord.Webhook.send
-
-    async def send(self, *args, **kwargs):
-        if self.token == revoked:
-            response = SimpleNamespace(status=404, reason="Not Found")
-            raise discord.NotFound(response, {"code": 10015, "message": "Unknown Webhook"})
-        return await real_send(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.Webhook, "send", send)
+    env.inject_error("POST", f"/webhooks/*/{revoked}", status=404, code=10015, message="Unknown Webhook")
     exchanged = await press(env, channel, alice, {"type": "exchange", "target": 1})
 
     assert not exchanged.response.ephemeral, "the move's own answer is the board, not an apology"
