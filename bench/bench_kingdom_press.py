@@ -7,7 +7,7 @@ pauses are skipped with "Next round" and not measured. Two series: "stand" only,
 a simple computer player makes (exchanges, powers, Thief looks and choices, cuts). Each measured
 press follows a press on the bare button, so both meet the same machine and the same bot state.
 
-Then the floor: a bench button (a dynamic item, like the bot's) that only edits its message with
+Then the floor: a bench button (routed like the bot's) that only edits its message with
 a copy of a real Kingdom board (no game, no save), alone and with the two private card messages
 an exchange sends. That is what Discord's side of a move costs in SimCord before the bot does
 anything of its own.
@@ -18,12 +18,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import gc
-import re
 import statistics
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord.ext import commands
@@ -34,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.board import Board  # noqa: E402
+from bot.components import make_view  # noqa: E402
 from bot.games.kingdom.board import card_embed, card_file, component_for  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
@@ -87,56 +86,43 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
     return samples, base, by_move, board
 
 
-class _Rebuilt:
-    """A floor item is rebuilt from the component discord.py found on the message."""
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str]) -> Any:
-        return cls(item)
-
-
-class FloorButton(_Rebuilt, discord.ui.DynamicItem[discord.ui.Button], template=r"floorbench:\d:\d+"):
-    """The floor's buttons are dynamic items like the bot's, so discord.py dispatches a press the
-    same way (and keeps no growing store of plain views)."""
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        floor_cog: FloorCog = interaction.client.get_cog("FloorCog")  # type: ignore[assignment]
-        await floor_cog.press(interaction, int(self.item.custom_id.split(":")[1]))
-
-
-class FloorSelect(_Rebuilt, discord.ui.DynamicItem[discord.ui.Select], template=r"floorselect:\d:\d+"):
-    pass
-
-
 class FloorCog(commands.Cog):
     """Edits its own message with a copy of a Kingdom board: new embed and components each time,
-    as the bot sends them, but no engine, no save and no session."""
+    as the bot sends them, but no engine, no save and no session. Its presses reach it the way the
+    bot's do: read from the custom id in on_interaction, with no view kept by discord.py."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
 
     def kwargs(self, followups: int) -> dict:
-        view = discord.ui.View(timeout=None)
-        for n, dynamic in enumerate(self.board.items):
-            item = dynamic.item
+        items = []
+        for n, item in enumerate(self.board.items):
             if isinstance(item, discord.ui.Select):
-                select = discord.ui.Select(
-                    custom_id=f"floorselect:{followups}:{n}",
-                    options=list(item.options),
-                    placeholder=item.placeholder,
-                    row=1,
+                items.append(
+                    discord.ui.Select(
+                        custom_id=f"floorselect:{followups}:{n}",
+                        options=list(item.options),
+                        placeholder=item.placeholder,
+                        row=1,
+                    )
                 )
-                view.add_item(FloorSelect(select))
             else:
-                button = discord.ui.Button(
-                    label=item.label,
-                    emoji=item.emoji,
-                    style=item.style,
-                    custom_id=f"floorbench:{followups}:{n}",
-                    row=0,
+                items.append(
+                    discord.ui.Button(
+                        label=item.label,
+                        emoji=item.emoji,
+                        style=item.style,
+                        custom_id=f"floorbench:{followups}:{n}",
+                        row=0,
+                    )
                 )
-                view.add_item(FloorButton(button))
-        return {"embed": discord.Embed.from_dict(self.board.embed.to_dict()), "view": view}
+        return {"embed": discord.Embed.from_dict(self.board.embed.to_dict()), "view": make_view(items)}
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if custom_id.startswith("floorbench:"):
+            await self.press(interaction, int(custom_id.split(":")[1]))
 
     async def press(self, interaction: discord.Interaction, followups: int) -> None:
         await interaction.response.edit_message(**self.kwargs(followups))
@@ -187,7 +173,6 @@ async def main() -> None:
         )
         cog = FloorCog(board)
         await bot.add_cog(cog)
-        bot.add_dynamic_items(FloorButton, FloorSelect)
         await asyncio.sleep(0)
         report("floor: the board's edit alone, no game", *await floor(bot, guild, members[0], ack, cog, 0))
         report("floor: the board's edit + 2 private cards", *await floor(bot, guild, members[0], ack, cog, 2))

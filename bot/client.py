@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import GameButton, GameSelect, Press
+from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
 from bot.sessions import SessionRegistry
@@ -59,7 +59,7 @@ class GameBot(commands.Bot):
         from cogs.general import GeneralCog, LeaderboardButton
 
         self.storage = await Storage.open(self.config.database_path)
-        self.add_dynamic_items(GameButton, GameSelect, LeaderboardButton)
+        self.add_dynamic_items(LeaderboardButton)
         for cls in self._game_cog_classes:
             cog = cls(self)
             await self.add_cog(cog)
@@ -93,6 +93,11 @@ class GameBot(commands.Bot):
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        press = press_of(interaction)
+        if press is not None:
+            await self.route_press(interaction, press)
 
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message."""

@@ -1,9 +1,14 @@
-"""Buttons and selects that survive a restart.
+"""Buttons and selects that survive a restart, and how a press on one is read.
 
-Every game component is a ``DynamicItem``: its ``custom_id`` names the channel, the press and an
-optional public argument (``pc:<channel>:<name>:<arg>``), and the handler is rebuilt from it, so
-a board posted before a restart keeps working. A ``custom_id`` is public and untrusted: it never
-carries hidden information, and every press is checked against the current game state.
+A game component's ``custom_id`` names the channel, the press and an optional public argument
+(``pc:<channel>:<name>:<arg>``, or ``ps:<channel>:<name>`` for a select), and ``press_of`` reads
+the press back from it alone, so a board posted before a restart keeps working. A ``custom_id``
+is public and untrusted: it never carries hidden information, and every press is checked
+against the current game state.
+
+Presses are routed by ``GameBot.on_interaction``, not by discord.py's views: a ``DynamicItem``
+makes discord.py rebuild a whole view from the board message on every press, which cost about
+a quarter of a bare acknowledge per press (see docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -11,14 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
-
 _ARG = r"[A-Za-z0-9_.\-]*"
+_BUTTON = re.compile(rf"pc:(?P<ch>\d+):(?P<name>[a-z_]+):(?P<arg>{_ARG})")
+_SELECT = re.compile(r"ps:(?P<ch>\d+):(?P<name>[a-z_]+)")
 
 
 @dataclass(frozen=True)
@@ -42,14 +46,20 @@ def select_id(channel_id: int, name: str) -> str:
     return f"ps:{channel_id}:{name}"
 
 
-async def _route(interaction: discord.Interaction, press: Press) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    await bot.route_press(interaction, press)
+def press_of(interaction: discord.Interaction) -> Press | None:
+    """The game press an interaction is, or None for anything else (commands, other buttons)."""
+    if interaction.type is not discord.InteractionType.component:
+        return None
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = str(data.get("custom_id", ""))
+    if match := _BUTTON.fullmatch(custom_id):
+        return Press(int(match["ch"]), match["name"], match["arg"])
+    if match := _SELECT.fullmatch(custom_id):
+        return Press(int(match["ch"]), match["name"], "", tuple(data.get("values", ())))
+    return None
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"pc:(?P<ch>\d+):(?P<name>[a-z_]+):(?P<arg>{_ARG})"
-):
+class GameButton(discord.ui.Button):
     def __init__(
         self,
         channel_id: int,
@@ -63,28 +73,16 @@ class GameButton(
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                row=row,
-                custom_id=button_id(channel_id, name, arg),
-            )
+            label=label,
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            row=row,
+            custom_id=button_id(channel_id, name, arg),
         )
-        self.press = Press(channel_id, name, str(arg))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> GameButton:
-        return cls(int(match["ch"]), match["name"], match["arg"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, self.press)
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ps:(?P<ch>\d+):(?P<name>[a-z_]+)"):
+class GameSelect(discord.ui.Select):
     def __init__(
         self,
         channel_id: int,
@@ -96,31 +94,20 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"ps:(?P<ch
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=select_id(channel_id, name),
-                options=list(options),
-                placeholder=placeholder,
-                disabled=disabled,
-                row=row,
-            )
+            custom_id=select_id(channel_id, name),
+            options=list(options),
+            placeholder=placeholder,
+            disabled=disabled,
+            row=row,
         )
-        self.channel_id = channel_id
-        self.name = name
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> GameSelect:
-        return cls(int(match["ch"]), match["name"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = tuple((interaction.data or {}).get("values", ()))  # type: ignore[union-attr]
-        await _route(interaction, Press(self.channel_id, self.name, "", values))
 
 
 def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A never-expiring view of dynamic items only, so discord.py routes presses by custom_id."""
+    """The components of a message, in a view that is stopped before it is sent: discord.py keeps
+    no record of a stopped view (a kept view's custom ids would pile up, one set per board edit).
+    Game presses are read by ``press_of``; other buttons are registered ``DynamicItem`` s."""
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view

@@ -51,11 +51,6 @@ def _picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
-def _components(board: Board) -> list[Any]:
-    """The board's buttons and selects (a DynamicItem wraps its component in ``item``)."""
-    return [getattr(item, "item", item) for item in board.items]
-
-
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -404,7 +399,7 @@ class GameCog(commands.GroupCog):
         if shown is None or session.status != PLAYING or not board.items:
             return False  # lobbies and final boards are always drawn
         message_id, old = shown
-        before, now = _components(old), _components(board)
+        before, now = old.items, board.items
         if message_id != session.board_message_id or len(before) != len(now):
             return False
         if any(

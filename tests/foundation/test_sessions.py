@@ -141,6 +141,16 @@ async def test_the_turn_timer_passes_for_an_idle_player(world, simcord_env):
     assert "**bob**" in world.board().embeds[0].description
 
 
+async def test_boards_leave_no_view_behind_in_discord_py(world, simcord_env):
+    """Presses are read from their custom ids; a view kept per board edit would pile up."""
+    alice, bob = world.members[:2]
+    await start_tap(world, target=5)
+    for member in (alice, bob, alice):
+        await member.click(world.board(), label="Tap")
+    assert scores(world) == "alice: 2\nbob: 1"
+    assert list(simcord_env.bot.persistent_views) == []
+
+
 async def test_a_game_in_progress_survives_a_restart(world, simcord_env, restart_bot):
     alice, bob = world.members[:2]
     await start_tap(world, target=3)

@@ -41,8 +41,8 @@ def positions(seed: int, players: int, mode: str = "classic", steps: int = 400):
 
 def board_dict(engine: KingdomEngine, names=NAMES) -> tuple:
     board = kingdom_board(engine.view(None), names[: engine.players], 1, "game")
-    ids = [item.item.custom_id for item in board.items]
-    options = [[o.value for o in item.item.options] for item in board.items if hasattr(item.item, "options")]
+    ids = [item.custom_id for item in board.items]
+    options = [[o.value for o in item.options] for item in board.items if hasattr(item, "options")]
     key = board.picture.key if board.picture else None
     return board.embed.to_dict(), ids, options, key
 
@@ -81,9 +81,9 @@ def test_buttons_are_capped_and_carry_the_version(table):
     engine = table([THIEF, BARD, QUEEN, KING, QUEEN, BARD])
     board = kingdom_board(engine.view(None), NAMES[:6], 42, "g")
     version = engine.version
-    ids = [item.item.custom_id for item in board.items]
+    ids = [item.custom_id for item in board.items]
     assert f"pc:42:stand:{version}" in ids and f"pc:42:exchange:{version}.1" in ids
-    powers = next(item.item for item in board.items if item.item.custom_id == "ps:42:power")
+    powers = next(item for item in board.items if item.custom_id == "ps:42:power")
     # Seat 3 holds a King: never offered.
     thief = [o.value for o in powers.options if ".thief." in o.value]
     assert thief == [press_value(version, "thief", t) for t in (1, 2, 4, 5)]
@@ -106,8 +106,8 @@ def test_a_big_table_splits_the_powers_over_two_selects():
     engine = KingdomEngine.new(16, 3, {"turn_ms": 0}, 0)
     view = engine.view(None)
     board = kingdom_board(view, NAMES[:16], 42, "g")
-    buttons = {item.item.custom_id for item in board.items if item.item.custom_id.startswith("pc:")}
-    selects = [item.item for item in board.items if item.item.custom_id.startswith("ps:")]
+    buttons = {item.custom_id for item in board.items if item.custom_id.startswith("pc:")}
+    selects = [item for item in board.items if item.custom_id.startswith("ps:")]
     values = [o.value for select in selects for o in select.options]
     assert [s.custom_id for s in selects] == ["ps:42:power", "ps:42:power_more"]
     assert all(len(s.options) <= 25 for s in selects)

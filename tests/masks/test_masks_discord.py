@@ -262,8 +262,8 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
     session.engine.card = card
     assert before.embed.to_dict() == after.embed.to_dict()
     assert before.picture.key == after.picture.key
-    assert [i.item.custom_id for i in before.items] == [i.item.custom_id for i in after.items]
-    assert [i.item.label for i in before.items] == [i.item.label for i in after.items]
+    assert [i.custom_id for i in before.items] == [i.custom_id for i in after.items]
+    assert [i.label for i in before.items] == [i.label for i in after.items]
 
     await table.slap(dave, card)
     await simcord_env.advance_time(RACE)
