@@ -36,6 +36,7 @@ LOBBY_IDLE_MS = 10 * 60 * 1000
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
 EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
+TOKEN_REFUSED = frozenset({401, 403, 404})  # an interaction token revoked, expired or unknown
 UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 
 
@@ -347,6 +348,8 @@ class GameCog(commands.GroupCog):
             else:
                 await target.followup.send(ephemeral=True, **message)
         except discord.HTTPException as error:
+            if error.status not in TOKEN_REFUSED:
+                raise  # a malformed message is a bug, not a refusal
             # Status and code only: the payload is a secret.
             log.warning(
                 "private message to seat %s in channel %s refused: %s/%s",
@@ -587,11 +590,6 @@ class GameCog(commands.GroupCog):
             # what the board offers.
             try:
                 await self._after_change(session, events)
-            except discord.HTTPException as error:
+            except discord.HTTPException:
                 # The state is saved and the next timer set; the board heals at the next redraw.
-                log.warning(
-                    "board of channel %s refused after a timer: %s/%s",
-                    session.channel_id,
-                    error.status,
-                    error.code,
-                )
+                log.exception("board of channel %s not redrawn after a timer", session.channel_id)

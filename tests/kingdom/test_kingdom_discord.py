@@ -6,6 +6,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import (  # noqa: E402
@@ -175,6 +177,22 @@ async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holde
     assert "Clown" not in caplog.text and "refused" in caplog.text
     looked = await bob.click(board_of(env, channel, bob), label="My card")
     assert "Clown (4)" in looked.response.embeds[0].title
+
+
+async def test_a_private_card_discord_finds_malformed_is_a_bug_and_not_hidden(world):
+    """Only a refused token counts as a refusal; any other error is raised (and logged), so a
+    broken message cannot go missing silently."""
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    await rig(env, channel, alice, [CLOWN, PRINCESS, DEATH, QUEEN])
+    await bob.click(board_of(env, channel, bob), label="My card")
+    token = session_of(env, channel).last_interaction[1].token
+    env.inject_error("POST", f"/webhooks/*/{token}", status=400, code=50035, message="Invalid Form Body")
+    result = await press(env, channel, alice, {"type": "exchange", "target": 1})
+    assert "Sorry, something went wrong" in result.followups[-1].content
+    with pytest.raises(ExceptionGroup) as raised:
+        env.raise_errors()
+    assert [error.code for error in raised.value.exceptions] == [50035]
 
 
 async def test_the_reveal_shows_every_card_and_its_picture(world):
