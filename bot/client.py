@@ -107,11 +107,13 @@ class GameBot(commands.Bot):
                 return await reply_private(
                     interaction, "This game is over. Start a new one with a `/… new` command."
                 )
-            if interaction.message is None or interaction.message.id != session.board_message_id:
+            cog = self.game_cogs[session.kind]
+            on_board = interaction.message is not None and interaction.message.id == session.board_message_id
+            if not on_board and not cog.on_panel(interaction, press):
                 return await reply_private(
                     interaction, f"That is an old board. The game goes on here: {message_link(session)}"
                 )
-            await self.game_cogs[session.kind].on_press(interaction, session, press)
+            await cog.on_press(interaction, session, press)
         except Exception:
             await self._apologize(interaction)
             raise

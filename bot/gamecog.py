@@ -69,7 +69,13 @@ class GameCog(commands.GroupCog):
 
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
-    score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
+    score_label: ClassVar[str] = "points"
+    # Presses a player may make on a private panel (an ephemeral message the game sent them)
+    # rather than on the board; the game's own checks (a version in the custom id) keep an old
+    # panel from acting on a newer state.
+    panel_presses: ClassVar[frozenset[str]] = (
+        frozenset()
+    )  # what a score counts, for leaderboards: "VP", "cards"…
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -279,6 +285,16 @@ class GameCog(commands.GroupCog):
             session.last_interaction[seat] = interaction
             await self._after_change(session, events, interaction, presser=seat)
 
+    def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
+        """Whether ``press`` was made on one of this game's private panels."""
+        message = interaction.message
+        return message is not None and message.flags.ephemeral and press.name in self.panel_presses
+
+    @staticmethod
+    def _from_panel(session: Session, interaction: discord.Interaction) -> bool:
+        message = interaction.message
+        return message is not None and message.id != session.board_message_id and message.flags.ephemeral
+
     def _alive(self, session: Session, status: str) -> bool:
         return self.bot.sessions.get(session.channel_id) is session and session.status == status
 
@@ -325,7 +341,10 @@ class GameCog(commands.GroupCog):
                 refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
             with contextlib.suppress(discord.NotFound):  # answered too late: nothing left to say
-                await interaction.response.defer()
+                if self._from_panel(session, interaction):
+                    await interaction.response.edit_message(view=None)  # its controls are spent
+                else:
+                    await interaction.response.defer()
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
             await self._publish(session, self.render_board(session))
@@ -343,7 +362,13 @@ class GameCog(commands.GroupCog):
         refuse it (a token revoked or expired, a press answered too late): the move already
         happened, so the refusal must not fail the press nor stop the other seats' messages."""
         try:
-            if answer:
+            if answer and self._from_panel(session, target):
+                # The panel's controls are spent: the news replaces them.
+                edit = {key: value for key, value in message.items() if key != "file"}
+                if "file" in message:
+                    edit["attachments"] = [message["file"]]
+                await target.response.edit_message(**{"view": None, **edit})
+            elif answer:
                 await target.response.send_message(ephemeral=True, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)

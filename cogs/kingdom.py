@@ -48,10 +48,10 @@ nobody can take it and its holder only stands.
 🃏 **My card** to see your card privately, with what you can do. The board shows only public \
 facts: seats in play order, dealer, whose turn, face-up cards (Kings, used powers, discards, a \
 Trader on the deck), tokens, and after each round every card with its final value and a picture. \
-The buttons are the same whatever the active player holds (so they give nothing away): only the \
-active player can use them, and a power you do not hold is refused privately. Thief and Bard \
-targets are chosen in a menu; King holders are never offered. Cards you receive and the Thief's \
-look reach you privately. An idle player stands when the turn timer runs out (default 60 s). \
+The board's buttons (Stand, Exchange or Cut, the Thief's Take or Keep) are the same whatever the \
+active player holds, so they give nothing away; only the active player can use them. To use a \
+power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
+legal targets (King holders never). Cards you receive and the Thief's look reach you privately. An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 """
 
@@ -60,6 +60,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     engine_cls = KingdomEngine
     rules_summary = RULES
     score_label = "tokens"
+    panel_presses = render.PANEL_PRESSES
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -162,7 +163,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         if press.name != "card":
             return False
         assert session.engine is not None
-        message = render.my_card_message(session.engine.view(seat), self._names(session))
+        message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
         await interaction.response.send_message(ephemeral=True, **message)
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = interaction

@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_kingdom_discord_support import (  # noqa: E402
     assert_public_secrecy,
     board_of,
+    card_panel,
     engine_of,
     open_game,
     press,
@@ -25,7 +26,8 @@ from test_kingdom_discord_support import (  # noqa: E402
 
 from bot.games.kingdom import board as kingdom_board  # noqa: E402
 from bot.games.kingdom import pictures  # noqa: E402
-from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
+from bot.games.kingdom.board import POWERS  # noqa: E402
+from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF, TRADER  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
@@ -47,9 +49,14 @@ async def play_to_the_end(world, members, seed: int, check_secrecy: bool = True)
         if engine.phase == "reveal":
             await press(env, channel, members[0], {"type": "next"})
             continue
-        seat = engine.active
-        result = await press(env, channel, members[seat], brain.choose(engine, seat))
-        assert result.response is not None and not result.response.ephemeral, "a legal press was refused"
+        seat, version, board_id = engine.active, engine.version, session_of(env, channel).board_message_id
+        action = brain.choose(engine, seat)
+        result = await press(env, channel, members[seat], action)
+        assert engine.version > version, f"a legal press was refused: {action}"
+        if action["type"] in POWERS:  # played from the presser's card panel, which it replaces
+            assert result.response.ephemeral and result.response.components == []
+        else:
+            assert result.response.id == board_id
         if check_secrecy:
             assert_public_secrecy(env, channel, world.mod, engine, names)
     raise AssertionError("the game did not end")
@@ -127,12 +134,22 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     picture = mine.response.attachments[0]
     assert picture.filename == "card.png" and await picture.read() == card_png(THIEF)
     assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
-    await carol.click(board_of(env, channel, carol), label="My card")  # carol can be reached later
+    # On her turn her card panel offers the Thief on the later players; the board offers no power.
+    (powers,) = [c for row in mine.response.components for c in row["components"]]
+    assert [o["label"] for o in powers["options"]] == [
+        "🕵️ Thief: look at bob's card",
+        "🕵️ Thief: look at carol's card",
+        "🕵️ Thief: look at dave's card",
+    ]
+    board_ids = [c.custom_id for row in board_of(env, channel, bob).components for c in row.children]
+    assert not any(name in custom_id for custom_id in board_ids for name in ("power", "thief", "bard"))
+    waiting = await carol.click(board_of(env, channel, carol), label="My card")  # reachable later
+    assert waiting.response.components == [] and "Not your turn" in waiting.response.embeds[0].description
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
     looked = await press(env, channel, alice, {"type": "thief", "target": 2})
-    peek = looked.followups[0]
-    assert peek.ephemeral and "carol holds: Princess" in peek.embeds[0].title
+    peek = looked.response  # the look replaces her spent panel
+    assert peek.ephemeral and "carol holds: Princess" in peek.embeds[0].title and peek.components == []
     assert peek.id not in {m.id for m in channel.history(viewer=carol)}
     description = board_of(env, channel, bob).embeds[0].description
     assert "looked at **carol**'s card" in description and "Princess" not in description
@@ -251,6 +268,21 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
     assert len(drawn_on) == 13 and threading.main_thread() not in drawn_on
 
 
+async def test_a_card_panel_acts_once_and_only_while_it_is_current(world):
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
+    first = await card_panel(env, channel, alice)
+    used = await alice.click(
+        await card_panel(env, channel, alice), label="⚖️ Trader: swap with the deck's top card"
+    )
+    assert "Your new card: Queen (11)" in used.response.embeds[0].title and used.response.components == []
+    assert engine.active == 1 and "Trader" in board_of(env, channel, bob).embeds[0].fields[0].value
+    again = await alice.click(first, label="⚖️ Trader: swap with the deck's top card")
+    assert again.ephemeral and "out-of-date" in again.response.content
+    assert engine.active == 1 and engine.char(0) == QUEEN
+
+
 async def test_refusals_change_nothing(world):
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)
@@ -262,11 +294,9 @@ async def test_refusals_change_nothing(world):
     # King holders are not offered as targets, neither to exchange nor to the Bard.
     labels = [c.label for row in board.components for c in row.children if hasattr(c, "label")]
     assert not any("bob" in (label or "") for label in labels)
-    powers = next(
-        c for row in board.components for c in row.children if c.custom_id == f"ps:{channel.id}:power"
-    )
-    bard = [o.value for o in powers.options if ".bard." in o.value]
-    assert bard == [f"{version}.bard.2", f"{version}.bard.3"]
+    panel = await card_panel(env, channel, alice)
+    (powers,) = [c for row in panel.components for c in row["components"]]
+    assert [o["value"] for o in powers["options"]] == [f"{version}.bard.2", f"{version}.bard.3"]
 
     out_of_turn = await carol.click(board, label="Stand")
     assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
@@ -275,12 +305,24 @@ async def test_refusals_change_nothing(world):
     stranger = await frank.click(board, label="My card")
     assert stranger.ephemeral and "not playing" in stranger.response.content
 
-    # A forged client offering bob (the King's holder) as a target.
+    # A forged client offering bob (the King's holder) as a target, on the panel and the board;
+    # and a board move slipped onto the private panel, which only takes powers.
+    forged_panel = snapshot_components(env, panel)
+    forged_panel[0]["components"][0]["options"].append({"label": "Bard: bob", "value": f"{version}.bard.1"})
+    forged_panel.append(
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 2, "label": "Stand", "custom_id": f"pc:{channel.id}:stand:{version}"}
+            ],
+        }
+    )
+    show_components(env, panel, forged_panel)
+    refused = await alice.select(panel, [f"{version}.bard.1"], custom_id=f"ps:{channel.id}:power")
+    assert refused.ephemeral and "King" in refused.response.content
+    refused = await alice.click(panel, label="Stand")
+    assert refused.ephemeral and "old board" in refused.response.content
     forged = snapshot_components(env, board)
-    for row in forged:
-        for item in row["components"]:
-            if item.get("custom_id") == f"ps:{channel.id}:power":
-                item["options"].append({"label": "Bard: swap with bob", "value": f"{version}.bard.1"})
     forged[0]["components"].insert(
         0,
         {
@@ -291,8 +333,6 @@ async def test_refusals_change_nothing(world):
         },
     )
     show_components(env, board, forged)
-    refused = await alice.select(board, [f"{version}.bard.1"], custom_id=f"ps:{channel.id}:power")
-    assert refused.ephemeral and "King" in refused.response.content
     refused = await alice.click(board, label="Exchange with bob")
     assert refused.ephemeral and "King" in refused.response.content
     assert engine.version == version and engine.active == 0 and engine.char(1) == KING

@@ -14,10 +14,11 @@ from bot.games.kingdom.board import (
     kingdom_board,
     my_card_message,
     parse_press,
+    power_items,
     press_value,
     public_options,
 )
-from bot.games.kingdom.cards import BARD, KING, QUEEN, THIEF
+from bot.games.kingdom.cards import BARD, DRAGON, KING, QUEEN, THIEF, TRADER
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.players import RandomPlayer
 from cogs.kingdom import RULES, KingdomCog
@@ -82,19 +83,35 @@ def test_buttons_are_capped_and_carry_the_version(table):
     board = kingdom_board(engine.view(None), NAMES[:6], 42, "g")
     version = engine.version
     ids = [item.custom_id for item in board.items]
-    assert f"pc:42:stand:{version}" in ids and f"pc:42:exchange:{version}.1" in ids
-    powers = next(item for item in board.items if item.custom_id == "ps:42:power")
+    assert ids == [f"pc:42:stand:{version}", f"pc:42:exchange:{version}.1", "pc:42:card:"]
+    (powers,) = power_items(engine.view(0), NAMES[:6], 42)
     # Seat 3 holds a King: never offered.
-    thief = [o.value for o in powers.options if ".thief." in o.value]
-    assert thief == [press_value(version, "thief", t) for t in (1, 2, 4, 5)]
-    assert len(ids) <= 25 and all(len(i) <= 100 for i in ids)
+    assert powers.custom_id == "ps:42:power"
+    assert [o.value for o in powers.options] == [press_value(version, "thief", t) for t in (1, 2, 4, 5)]
+
+
+def test_the_card_panel_offers_only_the_holders_power_on_its_turn(table):
+    engine = table([TRADER, DRAGON, QUEEN, KING])
+    (trader,) = power_items(engine.view(0), NAMES, 42)
+    assert trader.custom_id == f"pc:42:trader:{engine.version}" and "Trader" in trader.label
+    assert power_items(engine.view(1), NAMES, 42) == []  # not p1's turn yet
+    engine.apply(0, {"type": "stand"}, 1)
+    (dragon,) = power_items(engine.view(1), NAMES, 42)
+    assert dragon.custom_id == f"pc:42:dragon:{engine.version}.2" and "p2 discards" in dragon.label
+    assert parse_press("dragon", dragon.custom_id.split(":")[3]) == {
+        "version": engine.version,
+        "type": "dragon",
+        "target": 2,
+    }
+    assert power_items(engine.view(0), NAMES, 42) == []
 
 
 def test_presses_are_read_with_their_version():
     assert parse_press("stand", "12") == {"version": 12, "type": "stand"}
     assert parse_press("exchange", "12.3") == {"version": 12, "type": "exchange", "target": 3}
     assert parse_press("power", "", ("12.bard.3",)) == {"version": 12, "type": "bard", "target": 3}
-    assert parse_press("power_more", "", ("12.trader",)) == {"version": 12, "type": "trader"}
+    assert parse_press("trader", "12") == {"version": 12, "type": "trader"}
+    assert parse_press("dragon", "12.3") == {"version": 12, "type": "dragon", "target": 3}
     for bad in ("", "x", "1.", "1.x", "-1", "1.2.3"):
         assert parse_press("stand", bad) is None
     for bad in ((), ("12",), ("12.stand",), ("12.bard.x",), ("a.bard.1",), ("1", "2")):
@@ -102,20 +119,21 @@ def test_presses_are_read_with_their_version():
     assert parse_press("join", "12") is None
 
 
-def test_a_big_table_splits_the_powers_over_two_selects():
-    engine = KingdomEngine.new(16, 3, {"turn_ms": 0}, 0)
-    view = engine.view(None)
-    board = kingdom_board(view, NAMES[:16], 42, "g")
-    buttons = {item.custom_id for item in board.items if item.custom_id.startswith("pc:")}
-    selects = [item for item in board.items if item.custom_id.startswith("ps:")]
-    values = [o.value for select in selects for o in select.options]
-    assert [s.custom_id for s in selects] == ["ps:42:power", "ps:42:power_more"]
-    assert all(len(s.options) <= 25 for s in selects)
-    # Every option the board offers is on it exactly once.
-    for option in public_options(view):
-        kind, custom_id, value = component_for(option, view["version"], 42)
-        assert (values.count(value) == 1) if kind == "select" else (custom_id in buttons)
-    assert len(values) == sum(1 for o in public_options(view) if o["type"] in POWERS)
+def test_a_twenty_seat_table_offers_every_target_in_one_panel_select(table):
+    engine = table([THIEF], mode="only-one", players=20)
+    board = kingdom_board(engine.view(None), NAMES, 42, "g")
+    assert [item.custom_id.split(":")[2] for item in board.items] == ["stand", "exchange", "card"]
+    (select,) = power_items(engine.view(0), NAMES, 42)
+    targets = [a["target"] for a in engine.legal_actions(0) if a["type"] == "thief"]
+    assert len(targets) == 19 and len(select.options) <= 25
+    assert [o.value for o in select.options] == [press_value(engine.version, "thief", t) for t in targets]
+    # Every legal power is where component_for says it is.
+    for action in engine.legal_actions(0):
+        kind, custom_id, value = component_for(action, engine.version, 42)
+        if action["type"] in POWERS:
+            assert (kind, custom_id) == ("select", "ps:42:power") and value in [
+                o.value for o in select.options
+            ]
 
 
 def test_a_press_from_an_old_version_is_refused(table):
@@ -142,13 +160,16 @@ def test_a_press_from_an_old_version_is_refused(table):
 
 def test_my_card_says_what_the_card_can_do_now(table):
     engine = table([BARD, QUEEN, KING, THIEF])
-    message = my_card_message(engine.view(0), NAMES)
+    message = my_card_message(engine.view(0), NAMES, 42)
     text = message["embed"].description
     assert message["embed"].title == "Your card: Bard (5)"
     assert "use the **Bard** on p1" in text and "p2" not in text  # p2 holds a King
+    assert "power is below" in text
     assert message["file"].filename == "card.png"
-    later = my_card_message(engine.view(3), NAMES)["embed"].description
-    assert "Not your turn: **p0** is playing" in later
+    (bard,) = message["view"].children
+    assert [o.label for o in bard.options] == ["🎵 Bard: swap unseen with p1", "🎵 Bard: swap unseen with p3"]
+    later = my_card_message(engine.view(3), NAMES, 42)
+    assert "Not your turn: **p0** is playing" in later["embed"].description and "view" not in later
 
 
 def test_only_one_records_tokens_lost_and_classic_tokens_taken():

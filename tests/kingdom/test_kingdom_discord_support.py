@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.games.kingdom.board import component_for
+from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
 
@@ -47,18 +47,30 @@ async def open_game(world: Any, players: int, **options: Any) -> list[Any]:
     return members
 
 
+async def card_panel(env: Any, channel: Any, member: Any) -> Any:
+    """``member`` presses My card; the private answer (their card panel)."""
+    looked = await member.click(board_of(env, channel, member), label="My card")
+    assert looked.ephemeral
+    return looked.response
+
+
 async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> Any:
-    """Press the board component for ``action`` (an entry of ``legal_actions``)."""
+    """Press the component for ``action`` (an entry of ``legal_actions``): on the board, or for
+    a power on the member's card panel (opened first with My card)."""
     engine = engine_of(env, channel)
-    message = board_of(env, channel, member)
     kind, custom_id, value = component_for(action, engine.version, channel.id)
+    if action["type"] in POWERS:
+        message = await card_panel(env, channel, member)
+    else:
+        message = board_of(env, channel, member)
     if kind == "select":
         return await member.select(message, [value], custom_id=custom_id)
     return await member.click(message, custom_id=custom_id)
 
 
 def stored(env: Any, message: Any) -> Any:
-    return env.backend.get_message(message.channel.id, message.id)
+    channel_id = message.channel_id if hasattr(message, "channel_id") else message.channel.id
+    return env.backend.get_message(channel_id, message.id)
 
 
 def snapshot_components(env: Any, message: Any) -> list[dict[str, Any]]:

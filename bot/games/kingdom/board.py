@@ -2,13 +2,15 @@
 private card messages.
 
 The board is drawn from ``engine.view(None)`` only, so it cannot show a face-down card. Its
-buttons are the same for every holder of a card: they are the *public* superset of what the
-active seat may do (``public_options``), never that seat's own ``legal_actions``, because a
-board offering "Use the Bard" only when the active player holds the Bard would give the card
-away. A power pressed by a player who does not hold it is refused by the engine, privately.
+buttons are the moves open to any holder of a card (stand, exchange, the dealer's cut, the
+Thief's take or keep, next round), taken from the public options of the active seat
+(``public_options``). Powers are not on the board: a board offering "Use the Bard" only when the
+active player holds the Bard would give the card away, and one offering every power to
+everybody is a long menu that mostly does not apply. The active player finds the powers of the
+card they hold under "My card", privately (``power_items``).
 
 Every custom_id and select value carries the engine's public ``version``, so a press made on an
-out-of-date board is refused (see ``parse_press``).
+out-of-date board or card panel is refused (see ``parse_press``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.board import Board, Picture
-from bot.components import GameButton, GameSelect, button_id, select_id
+from bot.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.games.kingdom.cards import CHARACTERS
 from bot.games.kingdom.pictures import card_png, reveal_png
 
@@ -33,7 +35,9 @@ MODE_NAMES = {
 EMOJI = ("💀", "🍺", "⚖️", "🕵️", "🤡", "🎵", "🕯️", "🪄", "🐉", "⚔️", "👸", "👑", "🤴")
 BUTTONS = frozenset({"stand", "exchange", "cut", "swap", "keep", "next"})
 POWERS = ("trader", "dragon", "thief", "bard")
-POWER_SELECTS = ("power", "power_more")  # 2 + 2 x 19 targets can exceed a select's 25 options
+POWER_BUTTONS = frozenset({"trader", "dragon"})
+POWER_SELECT = "power"  # Thief or Bard targets: at most 19 later players, within a select's 25
+PANEL_PRESSES = POWER_BUTTONS | {POWER_SELECT}  # pressed on a player's private card panel
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 
@@ -51,16 +55,17 @@ def press_value(version: int, kind: str, target: int | None = None) -> str:
 
 
 def parse_press(name: str, arg: str, values: Sequence[str] = ()) -> dict[str, Any] | None:
-    """A board press → ``{"version", "type", "target"?}``, or None if it is not one of ours.
-    Buttons: name = type, arg ``"12"`` or ``"12.3"``; power selects: value ``"12.bard.3"``."""
-    if name in POWER_SELECTS:
+    """A board or card-panel press → ``{"version", "type", "target"?}``, or None if it is not one
+    of ours. Buttons: name = type, arg ``"12"`` or ``"12.3"``; the power select: value
+    ``"12.bard.3"``."""
+    if name == POWER_SELECT:
         if len(values) != 1:
             return None
         parts = values[0].split(".")
         if len(parts) not in (2, 3) or parts[1] not in POWERS:
             return None
         version, kind, target = parts[0], parts[1], parts[2:]
-    elif name in BUTTONS:
+    elif name in BUTTONS or name in POWER_BUTTONS:
         parts = arg.split(".")
         if len(parts) not in (1, 2):
             return None
@@ -114,27 +119,23 @@ def _king(seat: Mapping[str, Any]) -> bool:
     return shown is not None and shown["char"] == 12
 
 
-def _power_option(option: Mapping[str, Any], names: Sequence[str], version: int) -> discord.SelectOption:
-    kind, target = option["type"], option.get("target")
-    label = {
+def _power_label(kind: str, target: int | None, names: Sequence[str]) -> str:
+    victim = names[target] if target is not None else ""
+    return {
         "trader": f"{EMOJI[2]} Trader: swap with the deck's top card",
-        "dragon": f"{EMOJI[8]} Dragon: {names[target] if target is not None else ''} discards and draws",
-        "thief": f"{EMOJI[3]} Thief: look at {names[target] if target is not None else ''}'s card",
-        "bard": f"{EMOJI[5]} Bard: swap unseen with {names[target] if target is not None else ''}",
-    }[kind]
-    return discord.SelectOption(label=label[:100], value=press_value(version, kind, target))
+        "dragon": f"{EMOJI[8]} Dragon: {victim} discards and draws",
+        "thief": f"{EMOJI[3]} Thief: look at {victim}'s card",
+        "bard": f"{EMOJI[5]} Bard: swap unseen with {victim}",
+    }[kind][:80]
 
 
 def _items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> list[Any]:
-    """Buttons for the plain moves, one select for the powers (a second one only on a table so
-    big that more than 25 power targets are open)."""
+    """Buttons for the moves any holder may make, and My card (where the powers are)."""
     version = view["version"]
     items: list[Any] = []
-    powers: list[discord.SelectOption] = []
     for option in public_options(view):
         kind, target = option["type"], option.get("target")
         if kind in POWERS:
-            powers.append(_power_option(option, names, version))
             continue
         if kind == "stand":
             label, emoji, style = "Stand", "✋", discord.ButtonStyle.primary
@@ -153,22 +154,39 @@ def _items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> li
     items.append(
         GameButton(channel_id, "card", label="My card", emoji="🃏", style=discord.ButtonStyle.success, row=0)
     )
-    for row, name in enumerate(POWER_SELECTS, start=1):
-        chunk = powers[(row - 1) * 25 : row * 25]
-        if chunk:
-            placeholder = "Use a power (only the card you hold works)…"
-            items.append(GameSelect(channel_id, name, chunk, placeholder=placeholder, row=row))
     return items
 
 
+def power_items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> list[Any]:
+    """The controls of a card panel, for ``view = engine.view(seat)``: the powers this seat's own
+    card offers now (only on its turn, only legal targets), or nothing."""
+    version = view["version"]
+    buttons: list[Any] = []
+    targets: list[discord.SelectOption] = []
+    for action in view["me"]["legal"]:
+        kind, target = action["type"], action.get("target")
+        if kind in POWER_BUTTONS:
+            arg = version_arg(version, target)
+            label = _power_label(kind, target, names)
+            buttons.append(GameButton(channel_id, kind, arg, label=label, style=discord.ButtonStyle.primary))
+        elif kind in POWERS:
+            targets.append(
+                discord.SelectOption(
+                    label=_power_label(kind, target, names), value=press_value(version, kind, target)
+                )
+            )
+    if targets:
+        buttons.append(GameSelect(channel_id, POWER_SELECT, targets, placeholder="Use your card's power on…"))
+    return buttons
+
+
 def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> tuple[str, str, str | None]:
-    """Where ``action`` is on the board: ("button", custom_id, None) or ("select", custom_id,
-    value). The select holding a power is the first unless the table overflowed it, so callers
-    that cannot know try both (tests and the bench only use small tables)."""
+    """Where ``action`` is: ("button", custom_id, None) or ("select", custom_id, value), on the
+    board, or for a power (``kind in POWERS``) on the acting player's card panel."""
     kind, target = action["type"], action.get("target")
-    if kind in POWERS:
-        return "select", select_id(channel_id, POWER_SELECTS[0]), press_value(version, kind, target)
-    arg = version_arg(version, target if kind == "exchange" else None)
+    if kind in POWERS and kind not in POWER_BUTTONS:
+        return "select", select_id(channel_id, POWER_SELECT), press_value(version, kind, target)
+    arg = version_arg(version, target if kind in ("exchange", "dragon") else None)
     return "button", button_id(channel_id, kind, arg), None
 
 
@@ -322,7 +340,7 @@ def _footer(view: Mapping[str, Any]) -> str:
         if mode == "only-one"
         else "Lowest card takes a token; fewest tokens wins"
     )
-    return f"{MODE_NAMES[mode]} · {rounds} · {goal}. Powers work only for the card's holder."
+    return f"{MODE_NAMES[mode]} · {rounds} · {goal}. Powers: on your turn, under My card."
 
 
 def kingdom_board(
@@ -495,11 +513,15 @@ def what_you_can_do(me: Mapping[str, Any], view: Mapping[str, Any], names: Seque
         parts.append("use the **Thief** on " + " or ".join(targets["thief"]))
     if "bard" in targets:
         parts.append("use the **Bard** on " + " or ".join(targets["bard"]))
-    return "Your turn: you can " + ", ".join(parts) + "."
+    text = "Your turn: you can " + ", ".join(parts) + "."
+    if any(action["type"] in POWERS for action in legal):
+        text += " Your card's power is below; Stand and Exchange are on the board."
+    return text
 
 
-def my_card_message(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """The ephemeral answer to "My card" for ``view = engine.view(seat)``."""
+def my_card_message(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> dict[str, Any]:
+    """The ephemeral answer to "My card" for ``view = engine.view(seat)``: the card, what it can
+    do now, and on the seat's turn the controls of its power (the card panel)."""
     me = view["me"]
     card = me["card"]
     if card is None:
@@ -509,4 +531,8 @@ def my_card_message(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, 
         peek = me["peek"]
         lines.append(f"You looked at **{names[peek['target']]}**'s card: {card_label(peek)}.")
     title = f"Your card: {card['name']} ({card['char']})"
-    return {"embed": card_embed(card, title, lines), "file": card_file(card["char"])}
+    message = {"embed": card_embed(card, title, lines), "file": card_file(card["char"])}
+    controls = power_items(view, names, channel_id)
+    if controls:
+        message["view"] = make_view(controls)
+    return message
