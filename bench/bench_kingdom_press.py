@@ -33,7 +33,7 @@ from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.board import Board  # noqa: E402
 from bot.components import make_view  # noqa: E402
-from bot.games.kingdom.board import card_embed, card_file, component_for  # noqa: E402
+from bot.games.kingdom.board import POWERS, card_embed, card_file, component_for  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
 
@@ -41,15 +41,18 @@ PRESSES = 80  # a 4-player game of length 6 has 24 rounds: at least 96 moves
 FLOOR_PRESSES = 80
 
 
-def press(env, channel, member, action):
-    """The click for ``action`` on the board, looked up now and made when awaited: the lookup
-    (SimCord's view of the channel) is the bench's work, not the bot's, so it stays unmeasured."""
+async def press(env, channel, member, action):
+    """The click for ``action``, looked up now and made when awaited: the lookup (SimCord's view
+    of the channel) is the bench's work, not the bot's, so it stays unmeasured. A power is pressed
+    on the member's card panel, which My card opens first: a look, not a move, so unmeasured too."""
     engine = env.bot.sessions.get(channel.id).engine
     kind, custom_id, value = component_for(action, engine.version, channel.id)
-    board = channel.last_message
+    message = channel.last_message
+    if action["type"] in POWERS:
+        message = (await member.click(message, label="My card")).response
     if kind == "select":
-        return lambda: member.select(board, [value], custom_id=custom_id)
-    return lambda: member.click(board, custom_id=custom_id)
+        return lambda: member.select(message, [value], custom_id=custom_id)
+    return lambda: member.click(message, custom_id=custom_id)
 
 
 async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float], list[float], dict, Board]:
@@ -67,22 +70,23 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
         session = env.bot.sessions.get(channel.id)
         engine = session.engine
         if engine.phase == "reveal":
-            await press(env, channel, members[0], {"type": "next"})()
+            await (await press(env, channel, members[0], {"type": "next"}))()
             continue
         if board is None and engine.round == 2:
-            board = env.bot.game_cogs["kingdom"].render_board(session)  # mid-game, every kind of item
+            board = env.bot.game_cogs["kingdom"].render_board(session)  # a mid-game board
         seat = engine.active
         action = brain.choose(engine, seat) if brain else {"type": "stand"}
+        click = await press(env, channel, members[seat], action)
         # The garbage collector runs between samples, not inside whichever press trips it.
         gc.collect()
         base.append(await cpu_ms(lambda: members[0].click(ack, custom_id="ackbench")))
         gc.collect()
-        samples.append(await cpu_ms(press(env, channel, members[seat], action)))
+        samples.append(await cpu_ms(click))
         by_move[action["type"]].append(samples[-1])
     if env.bot.sessions.get(channel.id).engine.phase == "reveal":
         # Its 20 s pause would run out by the wall clock during the next series, and SimCord's
         # advance of the clock then can collide with a measured click.
-        await press(env, channel, members[0], {"type": "next"})()
+        await (await press(env, channel, members[0], {"type": "next"}))()
     return samples, base, by_move, board
 
 
