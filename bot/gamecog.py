@@ -69,13 +69,11 @@ class GameCog(commands.GroupCog):
 
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
-    score_label: ClassVar[str] = "points"
+    score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
     # panel from acting on a newer state.
-    panel_presses: ClassVar[frozenset[str]] = (
-        frozenset()
-    )  # what a score counts, for leaderboards: "VP", "cards"…
+    panel_presses: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -292,8 +290,10 @@ class GameCog(commands.GroupCog):
 
     @staticmethod
     def _from_panel(session: Session, interaction: discord.Interaction) -> bool:
+        """Whether an accepted press came from a panel: presses on any other message than the
+        board are refused before they get here (``GameBot.route_press``)."""
         message = interaction.message
-        return message is not None and message.id != session.board_message_id and message.flags.ephemeral
+        return message is not None and message.id != session.board_message_id
 
     def _alive(self, session: Session, status: str) -> bool:
         return self.bot.sessions.get(session.channel_id) is session and session.status == status
