@@ -136,6 +136,8 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
     # On her turn her card panel offers the Thief on the later players; the board offers no power.
     (powers,) = [c for row in mine.response.components for c in row["components"]]
+    assert powers["custom_id"] == f"ps:{channel.id}:power"  # ids and values never name the card
+    assert [o["value"] for o in powers["options"]] == [f"{engine.version}.{t}" for t in (1, 2, 3)]
     assert [o["label"] for o in powers["options"]] == [
         "🕵️ Thief: look at bob's card",
         "🕵️ Thief: look at carol's card",
@@ -296,7 +298,7 @@ async def test_refusals_change_nothing(world):
     assert not any("bob" in (label or "") for label in labels)
     panel = await card_panel(env, channel, alice)
     (powers,) = [c for row in panel.components for c in row["components"]]
-    assert [o["value"] for o in powers["options"]] == [f"{version}.bard.2", f"{version}.bard.3"]
+    assert [o["value"] for o in powers["options"]] == [f"{version}.2", f"{version}.3"]
 
     out_of_turn = await carol.click(board, label="Stand")
     assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
@@ -308,7 +310,7 @@ async def test_refusals_change_nothing(world):
     # A forged client offering bob (the King's holder) as a target, on the panel and the board;
     # and a board move slipped onto the private panel, which only takes powers.
     forged_panel = snapshot_components(env, panel)
-    forged_panel[0]["components"][0]["options"].append({"label": "Bard: bob", "value": f"{version}.bard.1"})
+    forged_panel[0]["components"][0]["options"].append({"label": "Bard: bob", "value": f"{version}.1"})
     forged_panel.append(
         {
             "type": 1,
@@ -318,7 +320,7 @@ async def test_refusals_change_nothing(world):
         }
     )
     show_components(env, panel, forged_panel)
-    refused = await alice.select(panel, [f"{version}.bard.1"], custom_id=f"ps:{channel.id}:power")
+    refused = await alice.select(panel, [f"{version}.1"], custom_id=f"ps:{channel.id}:power")
     assert refused.ephemeral and "King" in refused.response.content
     refused = await alice.click(panel, label="Stand")
     assert refused.ephemeral and "old board" in refused.response.content

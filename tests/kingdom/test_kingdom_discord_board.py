@@ -15,7 +15,6 @@ from bot.games.kingdom.board import (
     my_card_message,
     parse_press,
     power_items,
-    press_value,
     public_options,
 )
 from bot.games.kingdom.cards import BARD, DRAGON, KING, QUEEN, THIEF, TRADER
@@ -87,34 +86,32 @@ def test_buttons_are_capped_and_carry_the_version(table):
     (powers,) = power_items(engine.view(0), NAMES[:6], 42)
     # Seat 3 holds a King: never offered.
     assert powers.custom_id == "ps:42:power"
-    assert [o.value for o in powers.options] == [press_value(version, "thief", t) for t in (1, 2, 4, 5)]
+    assert [o.value for o in powers.options] == [f"{version}.{t}" for t in (1, 2, 4, 5)]
+    assert [o.label for o in powers.options][0] == "🕵️ Thief: look at p1's card"
 
 
 def test_the_card_panel_offers_only_the_holders_power_on_its_turn(table):
     engine = table([TRADER, DRAGON, QUEEN, KING])
     (trader,) = power_items(engine.view(0), NAMES, 42)
-    assert trader.custom_id == f"pc:42:trader:{engine.version}" and "Trader" in trader.label
+    # Neither ids nor values name the card: only the label, in the holder's private panel, does.
+    assert trader.custom_id == f"pc:42:power:{engine.version}" and "Trader" in trader.label
     assert power_items(engine.view(1), NAMES, 42) == []  # not p1's turn yet
     engine.apply(0, {"type": "stand"}, 1)
     (dragon,) = power_items(engine.view(1), NAMES, 42)
-    assert dragon.custom_id == f"pc:42:dragon:{engine.version}.2" and "p2 discards" in dragon.label
-    assert parse_press("dragon", dragon.custom_id.split(":")[3]) == {
-        "version": engine.version,
-        "type": "dragon",
-        "target": 2,
-    }
+    assert dragon.custom_id == f"pc:42:power:{engine.version}.2" and "p2 discards" in dragon.label
     assert power_items(engine.view(0), NAMES, 42) == []
 
 
 def test_presses_are_read_with_their_version():
     assert parse_press("stand", "12") == {"version": 12, "type": "stand"}
     assert parse_press("exchange", "12.3") == {"version": 12, "type": "exchange", "target": 3}
-    assert parse_press("power", "", ("12.bard.3",)) == {"version": 12, "type": "bard", "target": 3}
-    assert parse_press("trader", "12") == {"version": 12, "type": "trader"}
-    assert parse_press("dragon", "12.3") == {"version": 12, "type": "dragon", "target": 3}
+    assert parse_press("power", "", ("12.3",)) == {"version": 12, "type": "power", "target": 3}
+    assert parse_press("power", "12") == {"version": 12, "type": "power"}
+    assert parse_press("power", "12.3") == {"version": 12, "type": "power", "target": 3}
+    assert parse_press("trader", "12") is None  # a card's name is never an id
     for bad in ("", "x", "1.", "1.x", "-1", "1.2.3"):
         assert parse_press("stand", bad) is None
-    for bad in ((), ("12",), ("12.stand",), ("12.bard.x",), ("a.bard.1",), ("1", "2")):
+    for bad in ((), ("12.bard.3",), ("12.x",), ("a.1",), ("1", "2")):
         assert parse_press("power", "", bad) is None
     assert parse_press("join", "12") is None
 
@@ -126,7 +123,7 @@ def test_a_twenty_seat_table_offers_every_target_in_one_panel_select(table):
     (select,) = power_items(engine.view(0), NAMES, 42)
     targets = [a["target"] for a in engine.legal_actions(0) if a["type"] == "thief"]
     assert len(targets) == 19 and len(select.options) <= 25
-    assert [o.value for o in select.options] == [press_value(engine.version, "thief", t) for t in targets]
+    assert [o.value for o in select.options] == [f"{engine.version}.{t}" for t in targets]
     # Every legal power is where component_for says it is.
     for action in engine.legal_actions(0):
         kind, custom_id, value = component_for(action, engine.version, 42)
@@ -148,10 +145,13 @@ def test_a_press_from_an_old_version_is_refused(table):
         "type": "exchange",
         "target": 1,
     }
-    assert cog.action_for(session, 0, Press(2, "power", "", (f"{version}.bard.1",))) == {
+    # A panel press takes its power from the presser's card: seat 1 holds the Bard.
+    assert cog.action_for(session, 1, Press(2, "power", "", (f"{version}.2",))) == {
         "type": "bard",
-        "target": 1,
+        "target": 2,
     }
+    with pytest.raises(IllegalAction, match="no power"):
+        cog.action_for(session, 0, Press(2, "power", "", (f"{version}.2",)))  # a Queen
     with pytest.raises(IllegalAction, match="out-of-date"):
         cog.action_for(session, 0, Press(2, "stand", str(version + 1)))
     with pytest.raises(IllegalAction):

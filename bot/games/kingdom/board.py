@@ -35,9 +35,12 @@ MODE_NAMES = {
 EMOJI = ("💀", "🍺", "⚖️", "🕵️", "🤡", "🎵", "🕯️", "🪄", "🐉", "⚔️", "👸", "👑", "🤴")
 BUTTONS = frozenset({"stand", "exchange", "cut", "swap", "keep", "next"})
 POWERS = ("trader", "dragon", "thief", "bard")
-POWER_BUTTONS = frozenset({"trader", "dragon"})
-POWER_SELECT = "power"  # Thief or Bard targets: at most 19 later players, within a select's 25
-PANEL_PRESSES = POWER_BUTTONS | {POWER_SELECT}  # pressed on a player's private card panel
+# A card panel's button (Trader, Dragon) and select (Thief or Bard targets: at most 19 later
+# players, within a select's 25) are both named "power", and their ids and values carry only the
+# version and the target: the cog reads which power from the card the presser holds, so no
+# custom id ever names a card.
+POWER = "power"
+PANEL_PRESSES = frozenset({POWER})
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 
@@ -49,29 +52,21 @@ def version_arg(version: int, target: int | None = None) -> str:
     return str(version) if target is None else f"{version}.{target}"
 
 
-def press_value(version: int, kind: str, target: int | None = None) -> str:
-    """A power select option's value: ``"12.bard.3"``."""
-    return f"{version}.{kind}" if target is None else f"{version}.{kind}.{target}"
-
-
 def parse_press(name: str, arg: str, values: Sequence[str] = ()) -> dict[str, Any] | None:
     """A board or card-panel press → ``{"version", "type", "target"?}``, or None if it is not one
-    of ours. Buttons: name = type, arg ``"12"`` or ``"12.3"``; the power select: value
-    ``"12.bard.3"``."""
-    if name == POWER_SELECT:
+    of ours. Buttons: name = type, arg ``"12"`` or ``"12.3"``; the panel's select: name
+    ``"power"``, value ``"12.3"``. A panel press has type ``"power"``: which power is the
+    presser's card's business."""
+    if name == POWER and values:
         if len(values) != 1:
             return None
-        parts = values[0].split(".")
-        if len(parts) not in (2, 3) or parts[1] not in POWERS:
-            return None
-        version, kind, target = parts[0], parts[1], parts[2:]
-    elif name in BUTTONS or name in POWER_BUTTONS:
-        parts = arg.split(".")
-        if len(parts) not in (1, 2):
-            return None
-        version, kind, target = parts[0], name, parts[1:]
-    else:
+        arg = values[0]
+    elif name not in BUTTONS and name != POWER:
         return None
+    parts = arg.split(".")
+    if len(parts) not in (1, 2):
+        return None
+    version, kind, target = parts[0], name, parts[1:]
     if not version.isdigit() or not all(t.isdigit() for t in target):
         return None
     out: dict[str, Any] = {"version": int(version), "type": kind}
@@ -165,18 +160,15 @@ def power_items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) 
     targets: list[discord.SelectOption] = []
     for action in view["me"]["legal"]:
         kind, target = action["type"], action.get("target")
-        if kind in POWER_BUTTONS:
-            arg = version_arg(version, target)
-            label = _power_label(kind, target, names)
-            buttons.append(GameButton(channel_id, kind, arg, label=label, style=discord.ButtonStyle.primary))
-        elif kind in POWERS:
-            targets.append(
-                discord.SelectOption(
-                    label=_power_label(kind, target, names), value=press_value(version, kind, target)
-                )
-            )
+        if kind not in POWERS:
+            continue
+        arg, label = version_arg(version, target), _power_label(kind, target, names)
+        if kind in ("trader", "dragon"):
+            buttons.append(GameButton(channel_id, POWER, arg, label=label, style=discord.ButtonStyle.primary))
+        else:
+            targets.append(discord.SelectOption(label=label, value=arg))
     if targets:
-        buttons.append(GameSelect(channel_id, POWER_SELECT, targets, placeholder="Use your card's power on…"))
+        buttons.append(GameSelect(channel_id, POWER, targets, placeholder="Use your card's power on…"))
     return buttons
 
 
@@ -184,10 +176,10 @@ def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> t
     """Where ``action`` is: ("button", custom_id, None) or ("select", custom_id, value), on the
     board, or for a power (``kind in POWERS``) on the acting player's card panel."""
     kind, target = action["type"], action.get("target")
-    if kind in POWERS and kind not in POWER_BUTTONS:
-        return "select", select_id(channel_id, POWER_SELECT), press_value(version, kind, target)
+    if kind in ("thief", "bard"):
+        return "select", select_id(channel_id, POWER), version_arg(version, target)
     arg = version_arg(version, target if kind in ("exchange", "dragon") else None)
-    return "button", button_id(channel_id, kind, arg), None
+    return "button", button_id(channel_id, POWER if kind in POWERS else kind, arg), None
 
 
 # ------------------------------------------------------------------ words
