@@ -507,7 +507,7 @@ def what_you_can_do(me: Mapping[str, Any], view: Mapping[str, Any], names: Seque
         parts.append("use the **Bard** on " + " or ".join(targets["bard"]))
     text = "Your turn: you can " + ", ".join(parts) + "."
     if any(action["type"] in POWERS for action in legal):
-        text += " Your card's power is below; Stand and Exchange are on the board."
+        text += " Your card's power is below; the other moves are on the board."
     return text
 
 
