@@ -19,7 +19,7 @@ from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import FOLLOWUP_TTL_MS, GameCog
 from bot.games.kingdom import board as render
-from bot.games.kingdom.cards import CHARACTERS
+from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import Session
@@ -152,10 +152,10 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             raise IllegalAction("That was an out-of-date board: the game has moved on. Look again and retry.")
         if parsed["type"] == render.POWER:
             # A card panel's ids do not name the card: the power is the one the presser holds.
-            char = engine.char(seat)
-            if char is None or CHARACTERS[char].timing != "turn":
+            kind = POWER_OF.get(engine.char(seat))  # type: ignore[arg-type]
+            if kind is None:
                 raise IllegalAction("Your card has no power to use on your turn.")
-            parsed["type"] = CHARACTERS[char].name.lower()
+            parsed["type"] = kind
         return parsed
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:

@@ -23,7 +23,7 @@ import discord
 
 from bot.board import Board, Picture
 from bot.components import GameButton, GameSelect, button_id, make_view, select_id
-from bot.games.kingdom.cards import CHARACTERS
+from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
@@ -34,7 +34,7 @@ MODE_NAMES = {
 }
 EMOJI = ("💀", "🍺", "⚖️", "🕵️", "🤡", "🎵", "🕯️", "🪄", "🐉", "⚔️", "👸", "👑", "🤴")
 BUTTONS = frozenset({"stand", "exchange", "cut", "swap", "keep", "next"})
-POWERS = ("trader", "dragon", "thief", "bard")
+POWERS = frozenset(POWER_CARDS)  # the turn-power actions
 # A card panel's button (Trader, Dragon) and select (Thief or Bard targets: at most 19 later
 # players, within a select's 25) are both named "power", and their ids and values carry only the
 # version and the target: the cog reads which power from the card the presser holds, so no

@@ -106,6 +106,10 @@ def char_of(card: int) -> int:
     return card >> 1
 
 
+# The character whose power each turn-power action uses.
+POWER_CARDS: dict[str, int] = {"trader": TRADER, "thief": THIEF, "bard": BARD, "dragon": DRAGON}
+POWER_OF: dict[int, str] = {char: kind for kind, char in POWER_CARDS.items()}
+
 # Each character's name by id, for the hot paths that build card facts by hand.
 NAMES: tuple[str, ...] = tuple(c.name for c in CHARACTERS)
 

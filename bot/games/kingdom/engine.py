@@ -22,6 +22,7 @@ from bot.games.kingdom.cards import (
     DRAGON,
     KING,
     NAMES,
+    POWER_CARDS,
     THIEF,
     TRADER,
     card_info,
@@ -389,8 +390,8 @@ class KingdomEngine(GameEngine):
             target = self.right_of(seat)
         if isinstance(target, int) and 0 <= target < self.players and self._holds_king(target):
             return IllegalAction("Nobody can take the King from its holder.")
-        if kind in ("trader", "thief", "bard", "dragon"):
-            if self.char(seat) != {"trader": TRADER, "thief": THIEF, "bard": BARD, "dragon": DRAGON}[kind]:
+        if kind in POWER_CARDS:
+            if self.char(seat) != POWER_CARDS[kind]:
                 return IllegalAction(f"You do not hold the {kind.capitalize()}.")
             if kind in TARGETED:
                 return IllegalAction("Choose a player after you this round.")
