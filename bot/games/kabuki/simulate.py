@@ -126,15 +126,19 @@ def _opening_events(engine: KabukiEngine) -> list[Event]:
     ]
 
 
+LOG_FORMAT = 2  # version of the --json record; bump it when a field changes meaning
+
+
 def record(game: Game, memory: float) -> dict[str, Any]:
     """The ``--json`` line for one game (format in docs/kabuki.md)."""
     engine = game.engine
     result = engine.result()
     return {
+        "format": LOG_FORMAT,
         "game": "kabuki",
         "seed": engine.seed,
         "players": engine.players,
-        "options": dict(engine.options),
+        "options": dict(engine.options),  # every option, defaults filled in, as the engine used them
         "memory": memory,
         "log": engine.log,
         "totals": list(result.scores),
@@ -148,14 +152,19 @@ class ReplayError(ValueError):
 
 def check_log(rec: Mapping[str, Any]) -> None:
     """Replay a ``--json`` record by the rules alone; raise ReplayError at the first inconsistency."""
+    if rec.get("format") != LOG_FORMAT or rec.get("game") != "kabuki":
+        raise ReplayError(f"not a Kabuki record of format {LOG_FORMAT}")
     players = rec["players"]
     log = list(rec["log"])
     if not 2 <= players <= 6:
         raise ReplayError(f"bad player count {players}")
-    check_options(rec["options"])
+    options = _full_options(rec["options"])
+    grace, reveal = options["grace_ms"], options["reveal_ms"]
     totals = [0] * players
     i = 0
+    clock = 0  # the log's times never run backwards
     previous_ender: int | None = None
+    next_start: int | None = None  # when the next round must start (after the last reveal)
     for rnd in range(1, ROUNDS + 1):
         start = _expect(log, i, "round")
         i += 1
@@ -167,18 +176,25 @@ def check_log(rec: Mapping[str, Any]) -> None:
             raise ReplayError(f"round {rnd}: the deck is not 10 masks x 5 copies")
         if previous_ender is not None and start["first"] != previous_ender:
             raise ReplayError(f"round {rnd}: first player {start['first']} did not end the last round")
+        if next_start is not None and start["at"] != next_start:
+            raise ReplayError(f"round {rnd}: started at {start['at']}, should start at {next_start}")
+        clock = _tick(clock, start, rnd)
         tokens = [each] * players
         box = BOX_TOKENS - each * players
         stacks: list[list[int]] = [[] for _ in range(STACKS)]
         seat = start["first"]
         pos = 0
         last_placer: int | None = None
+        placed_at = 0
         challenged = True  # nothing to challenge before the first placement
         ended: tuple[int, str] | None = None
+        end_at = 0
+        next_start = None
         while ended is None:
             entry = log[i] if i < len(log) else {"e": "end of log"}
             i += 1
             if entry["e"] == "place":
+                clock = _tick(clock, entry, rnd)
                 if entry["seat"] != seat:
                     raise ReplayError(
                         f"round {rnd}: seat {entry['seat']} placed out of turn (expected {seat})"
@@ -189,9 +205,11 @@ def check_log(rec: Mapping[str, Any]) -> None:
                     raise ReplayError(f"round {rnd}: no stack {entry['stack']}")
                 stacks[entry["stack"]].append(entry["card"])
                 last_placer, last_stack, challenged = seat, entry["stack"], False
+                placed_at = entry["at"]
                 pos += 1
                 seat = (seat + 1) % players
             elif entry["e"] == "stop":
+                clock = _tick(clock, entry, rnd)
                 if challenged or last_placer is None:
                     raise ReplayError(f"round {rnd}: a Stop with no unchallenged placement")
                 challenger = entry["challenger"]
@@ -201,9 +219,8 @@ def check_log(rec: Mapping[str, Any]) -> None:
                     or entry["stack"] != last_stack
                 ):
                     raise ReplayError(f"round {rnd}: Stop on the wrong card or by the placer: {entry}")
-                presses = entry.get("presses") or [[challenger, 0]]
-                if min(presses, key=lambda p: p[1])[0] != challenger:
-                    raise ReplayError(f"round {rnd}: the earliest press did not win the race")
+                last_closes = placed_at + grace if pos == DECK_SIZE else None
+                _check_race(entry, players, placed_at, last_closes, options["race_window_ms"], rnd)
                 cards = stacks[last_stack]
                 k = cards[:-1].count(cards[-1])
                 moved = min(k, tokens[last_placer]) if k else 1
@@ -215,16 +232,25 @@ def check_log(rec: Mapping[str, Any]) -> None:
                 else:
                     tokens[challenger] -= 1
                     box += 1
+                if entry["tokens"] != tokens or entry["box"] != box:
+                    raise ReplayError(
+                        f"round {rnd}: after the Stop the tokens are {tokens} and the box holds {box}, "
+                        f"the log says {entry['tokens']} and {entry['box']}"
+                    )
                 challenged = True
+                end_at = entry["at"]
                 if k and tokens[last_placer] == 0:
                     ended = (last_placer, "zero_tokens")
                 elif not k and tokens[challenger] == 0:
                     ended = (challenger, "zero_tokens")
                 elif pos == DECK_SIZE:
                     ended = (last_placer, "deck_out")
+                if ended is not None:
+                    next_start = entry["at"] + reveal  # the next round starts when the stack is hidden
             elif entry["e"] == "round_end" and pos == DECK_SIZE:
                 assert last_placer is not None
                 ended = (last_placer, "deck_out")
+                end_at = next_start = placed_at + grace  # the last card's Stop window closed
                 i -= 1
             else:
                 raise ReplayError(f"round {rnd}: unexpected {entry['e']!r} after {pos} placements")
@@ -234,6 +260,9 @@ def check_log(rec: Mapping[str, Any]) -> None:
         i += 1
         if (end["ended_by"], end["reason"]) != ended or end["tokens"] != tokens:
             raise ReplayError(f"round {rnd}: the round should end by {ended} with {tokens}, log says {end}")
+        if end["at"] != end_at:
+            raise ReplayError(f"round {rnd}: ended at {end['at']}, should end at {end_at}")
+        clock = _tick(clock, end, rnd)
         totals = [t + s for t, s in zip(totals, tokens, strict=True)]
         if end["totals"] != totals:
             raise ReplayError(f"round {rnd}: totals {end['totals']} should be {totals}")
@@ -245,6 +274,71 @@ def check_log(rec: Mapping[str, Any]) -> None:
         raise ReplayError(f"game end {final} should be totals {totals}, winners {winners}")
     if rec.get("totals", totals) != totals or rec.get("winners", winners) != winners:
         raise ReplayError("the record's totals or winners differ from its log")
+
+
+def _full_options(options: Mapping[str, Any]) -> dict[str, int]:
+    """The record must name every option the engine knows, each within its range."""
+    try:
+        full = check_options(options)
+    except ValueError as bad:
+        raise ReplayError(str(bad)) from None
+    if set(options) != set(full):
+        raise ReplayError(f"options not in full: missing {sorted(set(full) - set(options))}")
+    return full
+
+
+def _tick(clock: int, entry: Mapping[str, Any], rnd: int) -> int:
+    if entry["at"] < clock:
+        raise ReplayError(f"round {rnd}: time ran backwards to {entry['at']} after {clock}: {entry}")
+    return int(entry["at"])
+
+
+def _check_race(
+    stop: Mapping[str, Any],
+    players: int,
+    placed_at: int,
+    last_closes: int | None,
+    window_ms: int,
+    rnd: int,
+) -> None:
+    """The Stop race of one placement, from its presses in arrival order (docs/kabuki.md).
+
+    The race opens when the first press is received and collects presses for ``window_ms``; a
+    press counts if it was made at or after the placement, before the close (and, for the round's
+    last card, before its Stop window closed), and received while the race was open. The earliest
+    press wins; equal timestamps go to the first to arrive.
+    """
+    presses = stop["presses"]
+    seats = [p["seat"] for p in presses]
+    if not presses or len(set(seats)) != len(seats) or stop["placer"] in seats:
+        raise ReplayError(f"round {rnd}: each player but the placer presses Stop at most once: {seats}")
+    if any(not 0 <= s < players for s in seats):
+        raise ReplayError(f"round {rnd}: a Stop by a seat not in the game: {seats}")
+    opened = presses[0]["received"]
+    closes = opened + window_ms
+    if stop["closes_at"] != closes or stop["at"] != closes:
+        raise ReplayError(
+            f"round {rnd}: the race opened at {opened} and must close at {closes}, "
+            f"the log says {stop['closes_at']} (resolved at {stop['at']})"
+        )
+    if last_closes is not None and opened >= last_closes:
+        raise ReplayError(f"round {rnd}: a Stop received after the last card's window closed")
+    received = placed_at
+    for n, press in enumerate(presses):
+        # The first press opened the race, so it is inside by definition (with a window of 0 it
+        # is received at the very close); a later one had to be made and received before the close.
+        late = n > 0 and (press["at"] >= closes or press["received"] >= closes)
+        if press["received"] < received or late or not placed_at <= press["at"] <= press["received"]:
+            raise ReplayError(
+                f"round {rnd}: press {press} outside the collection window or out of arrival order "
+                f"(the card was placed at {placed_at}, the race closed at {closes})"
+            )
+        received = press["received"]
+        if last_closes is not None and press["at"] >= last_closes:
+            raise ReplayError(f"round {rnd}: press {press} after the last card's window closed")
+    winner = min(presses, key=lambda p: p["at"])["seat"]  # min keeps the first of equal ones
+    if stop["challenger"] != winner:
+        raise ReplayError(f"round {rnd}: seat {winner} pressed first, not {stop['challenger']}")
 
 
 def _expect(log: Sequence[Mapping[str, Any]], i: int, kind: str) -> Mapping[str, Any]:
