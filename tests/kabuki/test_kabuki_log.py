@@ -1,5 +1,5 @@
 """The Kabuki replay record: every Stop press, the race's close and the box are in it, and
-``check_log`` catches a record whose race or box could not have happened by the rules."""
+``check_log`` catches a record whose race, box or timing could not have happened by the rules."""
 
 from __future__ import annotations
 
@@ -103,6 +103,10 @@ def _with_tokens(rec: dict[str, Any]) -> None:
     first_stop(rec)["tokens"] = [5, 5, 5, 5]
 
 
+def _first_auto_a_moment_early(rec: dict[str, Any]) -> None:
+    next(e for e in rec["log"] if e["e"] == "place" and e["auto"])["at"] -= 1
+
+
 TAMPERED = {
     # seat 2 now pressed before seat 3 (still after the placement and before it arrived)
     "a moved timestamp that changes the winner": (_stop_press(0, at=3450), "pressed first"),
@@ -120,6 +124,8 @@ TAMPERED = {
     "a round ending late": (_entry("round_end", 0, at=10**8), "should end at"),
     "a round starting before the last one ended": (_entry("round", 1, at=0), "start"),
     "time running backwards": (_entry("place", 5, at=1), "backwards"),
+    "a placement inside the grace period": (_entry("place", 1, at=GRACE - 1), "before"),
+    "an idle placement before the turn timer ran out": (_first_auto_a_moment_early, "turn timer"),
 }
 
 

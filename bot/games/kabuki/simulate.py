@@ -159,7 +159,7 @@ def check_log(rec: Mapping[str, Any]) -> None:
     if not 2 <= players <= 6:
         raise ReplayError(f"bad player count {players}")
     options = _full_options(rec["options"])
-    grace, reveal = options["grace_ms"], options["reveal_ms"]
+    grace, reveal, turn_ms = options["grace_ms"], options["reveal_ms"], options["turn_ms"]
     totals = [0] * players
     i = 0
     clock = 0  # the log's times never run backwards
@@ -186,6 +186,7 @@ def check_log(rec: Mapping[str, Any]) -> None:
         pos = 0
         last_placer: int | None = None
         placed_at = 0
+        place_from = start["at"]  # the active seat may place from then; its turn timer runs from it
         challenged = True  # nothing to challenge before the first placement
         ended: tuple[int, str] | None = None
         end_at = 0
@@ -203,6 +204,13 @@ def check_log(rec: Mapping[str, Any]) -> None:
                     raise ReplayError(f"round {rnd}: placed {entry['card']}, the deck says {deck[pos]}")
                 if not 0 <= entry["stack"] < STACKS:
                     raise ReplayError(f"round {rnd}: no stack {entry['stack']}")
+                if entry["auto"] and entry["at"] != place_from + turn_ms:
+                    raise ReplayError(
+                        f"round {rnd}: the turn timer placed at {entry['at']}, not at {place_from + turn_ms}"
+                    )
+                if entry["at"] < place_from:
+                    raise ReplayError(f"round {rnd}: placed at {entry['at']}, before {place_from}")
+                place_from = entry["at"] + grace
                 stacks[entry["stack"]].append(entry["card"])
                 last_placer, last_stack, challenged = seat, entry["stack"], False
                 placed_at = entry["at"]
@@ -247,6 +255,7 @@ def check_log(rec: Mapping[str, Any]) -> None:
                     ended = (last_placer, "deck_out")
                 if ended is not None:
                     next_start = entry["at"] + reveal  # the next round starts when the stack is hidden
+                place_from = max(place_from, entry["at"] + reveal)  # play is paused while it is shown
             elif entry["e"] == "round_end" and pos == DECK_SIZE:
                 assert last_placer is not None
                 ended = (last_placer, "deck_out")
