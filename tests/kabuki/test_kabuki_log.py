@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot.games.kabuki.engine import BOX_TOKENS, DEFAULT_OPTIONS, KabukiEngine
+from bot.games.kabuki.replay import ReplayError, check_log
 from bot.games.kabuki.scripting import script_round
-from bot.games.kabuki.simulate import Game, ReplayError, check_log, record
+from bot.games.kabuki.simulate import Game, record
 
 GRACE = DEFAULT_OPTIONS["grace_ms"]
 WINDOW = DEFAULT_OPTIONS["race_window_ms"]

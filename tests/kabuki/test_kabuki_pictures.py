@@ -10,7 +10,8 @@ from PIL import Image
 
 from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
 from bot.games.kabuki.pictures import MASKS, board_png, mask_card, render_board, render_reveal, reveal_png
-from bot.games.kabuki.simulate import check_log, main
+from bot.games.kabuki.replay import check_log
+from bot.games.kabuki.simulate import main
 
 
 def test_there_are_ten_named_masks_and_each_card_looks_different() -> None:

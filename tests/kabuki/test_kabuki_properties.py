@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from bot.engine.protocol import IllegalAction
 from bot.games.kabuki.engine import BOX_TOKENS, DEFAULT_OPTIONS, KabukiEngine
-from bot.games.kabuki.simulate import Game, check_log, play_game, record
+from bot.games.kabuki.replay import check_log
+from bot.games.kabuki.simulate import Game, play_game, record
 
 OPTIONS = {"grace_ms": 1000, "race_window_ms": 250, "reveal_ms": 2000, "turn_ms": 5000}
 WAITS = (0, 1, 30, 120, 249, 250, 400, 1000, 2500, 6000)
