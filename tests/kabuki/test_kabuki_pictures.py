@@ -8,9 +8,10 @@ import json
 import pytest
 from PIL import Image
 
-from bot.games.kabuki.engine import KabukiEngine
+from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
 from bot.games.kabuki.pictures import MASKS, board_png, mask_card, render_board, render_reveal, reveal_png
-from bot.games.kabuki.simulate import check_log, main
+from bot.games.kabuki.replay import check_log
+from bot.games.kabuki.simulate import main
 
 
 def test_there_are_ten_named_masks_and_each_card_looks_different() -> None:
@@ -46,4 +47,6 @@ def test_the_simulator_command_prints_a_summary_and_replayable_json_lines(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     for line in lines:
-        check_log(json.loads(line))  # someone else can replay and check every game
+        rec = json.loads(line)
+        assert list(rec)[:2] == ["format", "game"] and rec["options"] == DEFAULT_OPTIONS
+        check_log(rec)  # someone else can replay and check every game

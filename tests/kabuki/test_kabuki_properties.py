@@ -6,12 +6,14 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.protocol import IllegalAction
-from bot.games.kabuki.engine import BOX_TOKENS, KabukiEngine
-from bot.games.kabuki.simulate import Game, check_log, play_game, record
+from bot.games.kabuki.engine import BOX_TOKENS, DEFAULT_OPTIONS, KabukiEngine
+from bot.games.kabuki.replay import check_log
+from bot.games.kabuki.simulate import Game, play_game, record
 
 OPTIONS = {"grace_ms": 1000, "race_window_ms": 250, "reveal_ms": 2000, "turn_ms": 5000}
 WAITS = (0, 1, 30, 120, 249, 250, 400, 1000, 2500, 6000)
@@ -129,6 +131,23 @@ def test_computer_games_replay_for_every_player_count() -> None:
             game = play_game(players, seed, memory=0.7, idle=0.05, bluff=0.2)
             check_log(json.loads(json.dumps(record(game, 0.7))))
             check_invariants(game.engine)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"race_window_ms": 0},  # a race closes the instant its first press arrives
+        {"grace_ms": 0},  # the last card's Stop window closes as it is placed
+        {"race_window_ms": 5000, "grace_ms": 200, "reveal_ms": 0},  # races outlast the grace
+    ],
+)
+def test_computer_games_with_extreme_timings_replay(options: dict[str, int]) -> None:
+    for players in (2, 6):
+        for seed in range(3):
+            game = play_game(players, seed, memory=0.6, idle=0.1, bluff=0.3, options=options)
+            rec = json.loads(json.dumps(record(game, 0.6)))
+            assert rec["options"] == {**DEFAULT_OPTIONS, **options}
+            check_log(rec)
 
 
 def test_computer_games_are_deterministic_and_survive_restores() -> None:

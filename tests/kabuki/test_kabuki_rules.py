@@ -9,8 +9,9 @@ import pytest
 
 from bot.engine.protocol import Event, IllegalAction
 from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, KabukiEngine
+from bot.games.kabuki.replay import ReplayError, check_log
 from bot.games.kabuki.scripting import full_deck, script_round
-from bot.games.kabuki.simulate import ReplayError, check_log, record
+from bot.games.kabuki.simulate import record
 
 GRACE = DEFAULT_OPTIONS["grace_ms"]
 WINDOW = DEFAULT_OPTIONS["race_window_ms"]

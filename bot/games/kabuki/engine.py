@@ -92,6 +92,9 @@ class KabukiEngine(GameEngine):
         # The placement that may still be challenged: placer, stack, turn, at, closes_at (last card only).
         self.window: dict[str, Any] | None = None
         self.race: Race | None = None
+        # The open race's presses for the replay log, in arrival order: seat, Discord timestamp
+        # and the instant the engine received it (its clock), which the Race does not keep.
+        self.presses: list[dict[str, int]] = []
         self.reveal: dict[str, Any] | None = None
         self.challenged_turn = 0
         self.last_event: dict[str, Any] | None = None
@@ -226,6 +229,7 @@ class KabukiEngine(GameEngine):
             "clock": self.clock,
             "window": None if self.window is None else dict(self.window),
             "race": None if self.race is None else self.race.to_json(),
+            "presses": [dict(p) for p in self.presses],
             "reveal": None if self.reveal is None else _copy_reveal(self.reveal),
             "challenged_turn": self.challenged_turn,
             "last_event": None if self.last_event is None else _deep(self.last_event),
@@ -254,6 +258,7 @@ class KabukiEngine(GameEngine):
         engine.clock = int(data["clock"])
         engine.window = None if data["window"] is None else dict(data["window"])
         engine.race = Race.from_json(data["race"])
+        engine.presses = _saved_presses(data, engine)
         engine.reveal = None if data["reveal"] is None else _copy_reveal(data["reveal"])
         engine.challenged_turn = int(data["challenged_turn"])
         engine.last_event = None if data["last_event"] is None else _deep(data["last_event"])
@@ -467,6 +472,7 @@ class KabukiEngine(GameEngine):
             )
         else:
             self.race.add(seat, at)
+        self.presses.append({"seat": seat, "at": at, "received": self.clock})
         self._emit(
             "stop_received",
             {"turn": self.turn, "at": at, "closes_at": self.race.closes_at, "opened": opened},
@@ -496,6 +502,7 @@ class KabukiEngine(GameEngine):
             self.box += 1
         until = at + self.options["reveal_ms"]
         self.race = None
+        presses, self.presses = self.presses, []
         self.window = None
         self.challenged_turn = window["turn"]
         self.reveal = {
@@ -519,7 +526,10 @@ class KabukiEngine(GameEngine):
                 "k": k,
                 "moved": moved,
                 "to": "challenger" if k else "box",
-                "presses": [[e.seat, e.at] for e in race.entries],
+                "presses": presses,
+                "closes_at": race.closes_at,
+                "tokens": list(self.tokens),
+                "box": self.box,
                 "at": at,
             }
         )
@@ -578,6 +588,21 @@ class KabukiEngine(GameEngine):
             self._start_round(at, first=ended_by)
         else:
             self.phase = BETWEEN
+
+
+def _saved_presses(data: Mapping[str, Any], engine: KabukiEngine) -> list[dict[str, int]]:
+    """The open race's presses from a save; states saved before they were kept lack them."""
+    if "presses" in data:
+        return [{k: int(v) for k, v in p.items()} for p in data["presses"]]
+    if engine.race is None:
+        return []
+    # Rebuilt as closely as the old save allows: the race opened when its first press was
+    # received, window_ms before its close; a later press was received by the saved clock.
+    opened = engine.race.closes_at - engine.options["race_window_ms"]
+    return [
+        {"seat": e.seat, "at": e.at, "received": opened if i == 0 else engine.clock}
+        for i, e in enumerate(engine.race.entries)
+    ]
 
 
 def _copy_reveal(reveal: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Scripted deals for tests (here and in the Discord layer): fix the deck order and first player.
 
 Only call these at the start of a round (before its first placement); the replay log is updated
-too, so a scripted game still replays and passes ``simulate.check_log``.
+too, so a scripted game still replays and passes ``replay.check_log``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 
 Time is simulated: each press has a Discord-like timestamp (when the player acted) and arrives
 at the engine a little later (network latency), so Stop races happen and arrive out of order,
-exactly as the engine must cope with in Discord. ``check_log`` replays a ``--json`` record with
-an independent reading of the rules (it does not use the engine).
+exactly as the engine must cope with in Discord. ``replay.check_log`` checks a ``--json`` record
+with an independent reading of the rules (it does not use the engine).
 """
 
 from __future__ import annotations
@@ -22,18 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Event, IllegalAction
-from bot.games.kabuki.engine import (
-    BOX_TOKENS,
-    COPIES,
-    DECK_SIZE,
-    MASK_KINDS,
-    ROUNDS,
-    STACKS,
-    KabukiEngine,
-    check_options,
-    tokens_per_player,
-)
+from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import ComputerPlayer, Temper
+from bot.games.kabuki.replay import LOG_FORMAT
 
 LATENCY_MS = (10, 150)  # from a press to the bot receiving it
 
@@ -131,127 +122,16 @@ def record(game: Game, memory: float) -> dict[str, Any]:
     engine = game.engine
     result = engine.result()
     return {
+        "format": LOG_FORMAT,
         "game": "kabuki",
         "seed": engine.seed,
         "players": engine.players,
-        "options": dict(engine.options),
+        "options": dict(engine.options),  # every option, defaults filled in, as the engine used them
         "memory": memory,
         "log": engine.log,
         "totals": list(result.scores),
         "winners": list(result.winners),
     }
-
-
-class ReplayError(ValueError):
-    pass
-
-
-def check_log(rec: Mapping[str, Any]) -> None:
-    """Replay a ``--json`` record by the rules alone; raise ReplayError at the first inconsistency."""
-    players = rec["players"]
-    log = list(rec["log"])
-    if not 2 <= players <= 6:
-        raise ReplayError(f"bad player count {players}")
-    check_options(rec["options"])
-    totals = [0] * players
-    i = 0
-    previous_ender: int | None = None
-    for rnd in range(1, ROUNDS + 1):
-        start = _expect(log, i, "round")
-        i += 1
-        each = tokens_per_player(players)
-        if start["round"] != rnd or start["tokens"] != each:
-            raise ReplayError(f"round {rnd}: bad header {start}")
-        deck = start["deck"]
-        if sorted(deck) != sorted(m for m in range(MASK_KINDS) for _ in range(COPIES)):
-            raise ReplayError(f"round {rnd}: the deck is not 10 masks x 5 copies")
-        if previous_ender is not None and start["first"] != previous_ender:
-            raise ReplayError(f"round {rnd}: first player {start['first']} did not end the last round")
-        tokens = [each] * players
-        box = BOX_TOKENS - each * players
-        stacks: list[list[int]] = [[] for _ in range(STACKS)]
-        seat = start["first"]
-        pos = 0
-        last_placer: int | None = None
-        challenged = True  # nothing to challenge before the first placement
-        ended: tuple[int, str] | None = None
-        while ended is None:
-            entry = log[i] if i < len(log) else {"e": "end of log"}
-            i += 1
-            if entry["e"] == "place":
-                if entry["seat"] != seat:
-                    raise ReplayError(
-                        f"round {rnd}: seat {entry['seat']} placed out of turn (expected {seat})"
-                    )
-                if entry["card"] != deck[pos]:
-                    raise ReplayError(f"round {rnd}: placed {entry['card']}, the deck says {deck[pos]}")
-                if not 0 <= entry["stack"] < STACKS:
-                    raise ReplayError(f"round {rnd}: no stack {entry['stack']}")
-                stacks[entry["stack"]].append(entry["card"])
-                last_placer, last_stack, challenged = seat, entry["stack"], False
-                pos += 1
-                seat = (seat + 1) % players
-            elif entry["e"] == "stop":
-                if challenged or last_placer is None:
-                    raise ReplayError(f"round {rnd}: a Stop with no unchallenged placement")
-                challenger = entry["challenger"]
-                if (
-                    challenger == last_placer
-                    or entry["placer"] != last_placer
-                    or entry["stack"] != last_stack
-                ):
-                    raise ReplayError(f"round {rnd}: Stop on the wrong card or by the placer: {entry}")
-                presses = entry.get("presses") or [[challenger, 0]]
-                if min(presses, key=lambda p: p[1])[0] != challenger:
-                    raise ReplayError(f"round {rnd}: the earliest press did not win the race")
-                cards = stacks[last_stack]
-                k = cards[:-1].count(cards[-1])
-                moved = min(k, tokens[last_placer]) if k else 1
-                if entry["cards"] != cards or entry["k"] != k or entry["moved"] != moved:
-                    raise ReplayError(f"round {rnd}: Stop resolved wrongly: {entry}, stack {cards}")
-                if k:
-                    tokens[last_placer] -= moved
-                    tokens[challenger] += moved
-                else:
-                    tokens[challenger] -= 1
-                    box += 1
-                challenged = True
-                if k and tokens[last_placer] == 0:
-                    ended = (last_placer, "zero_tokens")
-                elif not k and tokens[challenger] == 0:
-                    ended = (challenger, "zero_tokens")
-                elif pos == DECK_SIZE:
-                    ended = (last_placer, "deck_out")
-            elif entry["e"] == "round_end" and pos == DECK_SIZE:
-                assert last_placer is not None
-                ended = (last_placer, "deck_out")
-                i -= 1
-            else:
-                raise ReplayError(f"round {rnd}: unexpected {entry['e']!r} after {pos} placements")
-            if pos > DECK_SIZE or sum(tokens) + box != BOX_TOKENS:
-                raise ReplayError(f"round {rnd}: tokens not conserved")
-        end = _expect(log, i, "round_end")
-        i += 1
-        if (end["ended_by"], end["reason"]) != ended or end["tokens"] != tokens:
-            raise ReplayError(f"round {rnd}: the round should end by {ended} with {tokens}, log says {end}")
-        totals = [t + s for t, s in zip(totals, tokens, strict=True)]
-        if end["totals"] != totals:
-            raise ReplayError(f"round {rnd}: totals {end['totals']} should be {totals}")
-        previous_ender = ended[0]
-    final = _expect(log, i, "game_end")
-    best = max(totals)
-    winners = [s for s, t in enumerate(totals) if t == best]
-    if final["totals"] != totals or final["winners"] != winners or i + 1 != len(log):
-        raise ReplayError(f"game end {final} should be totals {totals}, winners {winners}")
-    if rec.get("totals", totals) != totals or rec.get("winners", winners) != winners:
-        raise ReplayError("the record's totals or winners differ from its log")
-
-
-def _expect(log: Sequence[Mapping[str, Any]], i: int, kind: str) -> Mapping[str, Any]:
-    if i >= len(log) or log[i]["e"] != kind:
-        found = log[i]["e"] if i < len(log) else "end of log"
-        raise ReplayError(f"expected {kind!r} at log entry {i}, found {found!r}")
-    return log[i]
 
 
 def summarize(games: Sequence[Game], elapsed: float) -> str:
