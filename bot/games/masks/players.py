@@ -63,10 +63,10 @@ def play_game(
 ) -> tuple[MasksEngine, TableStats]:
     """Play one whole game with computer players.
 
-        Events are processed in time order: a press due before the engine's next deadline is
-        applied first, otherwise the engine advances to that deadline. Presses are decided when they
-        land, so a guesser sees the tiles taken up to that moment. ``idle`` is each guesser's chance
-        to sit a turn out; the Mime ends the guessing ``patience_ms`` after the latest slap (None:
+    Events are processed in time order: a press due before the engine's next deadline is
+    applied first, otherwise the engine advances to that deadline. Presses are decided when they
+    land, so a guesser sees the tiles taken up to that moment. ``idle`` is each guesser's chance
+    to sit a turn out; the Mime ends the guessing ``patience_ms`` after the latest slap (None:
     never).
     """
     rng = random.Random(f"masks-table:{seed}")
