@@ -29,6 +29,7 @@ MODES = {
     "camera": "🎥 camera: watch the Mime in your voice/video channel",
     "emoji": "😀 emoji: the Mime posts only emoji in this channel",
 }
+SECOND_CHANCE = "Second chance: a player who loses a race may slap another tile"
 REASONS = {
     "all_slapped": "every guesser slapped a tile",
     "timer": "the guess timer ran out",
@@ -56,7 +57,10 @@ def options_text(options: dict[str, Any]) -> str:
     guess = options.get("guess_ms", 60_000) // 1000
     mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
     sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
-    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}"
+    again = (
+        f"{SECOND_CHANCE}: **on**" if options.get("second_chance") else "One slap each: a lost race is final"
+    )
+    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
 
 
 def picture(view: dict[str, Any], names: Sequence[str]) -> Picture:
@@ -80,6 +84,8 @@ def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
             status = "🎭 Mime"
         elif seat in tile_of:
             status = f"✋ {view['tile_names'][tile_of[seat]]}"
+        elif seat in view["lost"]:
+            status = "⚡ lost a race: no tile this turn"
         elif view["phase"] == "guessing":
             status = "🤔 thinking…"
         else:
@@ -106,10 +112,16 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
     )
     if view["phase"] == "guessing":
         deadline = view["guess_deadline"] // 1000
+        rule = (
+            "lose a race and you may slap another."
+            if view["options"]["second_chance"]
+            else "a slap is final, even if you lose the race."
+        )
         embed.description = (
             f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
             f"(only you can), then act it out!\n"
-            f"Everyone else: slap **one** tile below. First slap wins the tile. Time's up <t:{deadline}:R>."
+            f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
+            f"Time's up <t:{deadline}:R>."
         )
     else:
         text = _reveal_text(view["last_reveal"], names)
@@ -121,7 +133,8 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
         embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
     embed.set_footer(
         text=f"Deck: {view['deck']} cards · out of the game: {view['removed']} · "
-        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'}"
+        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'} · "
+        f"second chance: {'yes' if view['options']['second_chance'] else 'no'}"
     )
     board_picture = picture(view, names)
     return Board(embed=embed, items=buttons(channel_id, view, names), picture=board_picture)
