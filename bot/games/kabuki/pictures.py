@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.kabuki.engine import STACKS
+from bot.words import plural
 
 MASKS: tuple[str, ...] = ("Sun", "Moon", "Fox", "Oni", "Cat", "Owl", "Ghost", "Tiger", "Crane", "Dragon")
 
@@ -316,7 +317,7 @@ def render_board(
             (x + CARD_W / 2, MARGIN + LABEL_H / 2), f"Stack {s + 1}", font=font, fill=TABLE_TEXT, anchor="mm"
         )
         n = heights[s]
-        label = "empty" if n == 0 else f"{n} card" + ("s" if n != 1 else "")
+        label = "empty" if n == 0 else plural(n, "card")
         d.text((x + CARD_W / 2, y + CARD_H + LABEL_H / 2), label, font=font, fill=TABLE_TEXT, anchor="mm")
         if last_stack == s:
             # A yellow frame with corner ticks: visible without relying on the colour.
@@ -354,7 +355,7 @@ def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) 
     img = Image.new("RGB", (width, height), TABLE)
     d = ImageDraw.Draw(img)
     k = len(matches)
-    title = f"Stack {stack + 1}, bottom to top: {k} match" + ("" if k == 1 else "es")
+    title = f"Stack {stack + 1}, bottom to top: {plural(k, 'match', 'matches')}"
     d.text((MARGIN, MARGIN + head / 2 - 4), title, font=_font(16), fill=TABLE_TEXT, anchor="lm")
     marked = set(matches)
     small = _font(12)

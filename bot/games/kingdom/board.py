@@ -25,6 +25,7 @@ from bot.board import Board, Picture
 from bot.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
+from bot.words import plural
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
 MODE_NAMES = {
@@ -353,7 +354,7 @@ def kingdom_board(
     embed.add_field(
         name="This round", value=_log([describe(a, names) for a in view["actions"]]), inline=False
     )
-    deck = f"{view['deck_size']} cards"
+    deck = plural(view["deck_size"], "card")
     if view["deck_top"] is not None:
         deck += f", top face up: {card_label(view['deck_top'])}"
     embed.add_field(name="Deck", value=deck, inline=True)
@@ -426,7 +427,7 @@ def final_board(
         if view["mode"] == "only-one"
         else "Recorded for the leaderboard as tokens taken (fewer is better)."
     )
-    embed.set_footer(text=f"{MODE_NAMES[view['mode']]} · {played} rounds · {score}")
+    embed.set_footer(text=f"{MODE_NAMES[view['mode']]} · {plural(played, 'round')} · {score}")
     return Board(embed=embed, items=[], picture=reveal_picture(view, names, game_key))
 
 
