@@ -70,6 +70,7 @@ class GameCog(commands.GroupCog):
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
     score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
+    score_label_one: ClassVar[str] = "point"  # the same for a score of 1: "VP", "card"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
     # panel from acting on a newer state.
@@ -520,6 +521,7 @@ class GameCog(commands.GroupCog):
                 seat=seat,
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
+                name=session.names.get(user_id),
             )
             for seat, user_id in enumerate(session.players)
         ]
