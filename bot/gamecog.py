@@ -225,7 +225,9 @@ class GameCog(commands.GroupCog):
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
         if not low <= count <= high:
-            return await reply_private(interaction, f"{self.title} needs {low}–{high} players; {count} seated.")
+            return await reply_private(
+                interaction, f"{self.title} needs {low}–{high} players; {count} seated."
+            )
         now = snowflake_ms(interaction.id)
         try:
             session.engine = engine.new(count, session.seed, session.options, now)
