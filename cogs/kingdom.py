@@ -161,7 +161,11 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "card" and event.data.get("how") != "deal":
-            return render.received_message(event.data, self._names(session))
+            engine = session.engine
+            assert isinstance(engine, KingdomEngine)
+            # Rendered after the move: the round may be over already (the dealer's cut).
+            spent = engine.phase != "play" or seat in engine.acted
+            return render.received_message(event.data, self._names(session), spent=spent)
         if event.kind == "peek":
             return render.peek_message(event.data, self._names(session))
         return None
