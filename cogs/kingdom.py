@@ -52,7 +52,8 @@ Trader on the deck), tokens, and after each round every card with its final valu
 The board's buttons (Stand, Exchange or Cut, the Thief's Take or Keep) are the same whatever the \
 active player holds, so they give nothing away; only the active player can use them. To use a \
 power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
-legal targets (King holders never). Cards you receive and the Thief's look reach you privately. \
+legal targets (King holders never). Cards you receive and the Thief's look reach you privately; \
+a power you receive after your own turn cannot be used that round. \
 An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 """
