@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import fonts
 from bot.games.kabuki.engine import STACKS
 from bot.words import plural
 
@@ -44,13 +45,8 @@ COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
 )
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return _font_cached(size)
-
-
-@lru_cache(maxsize=16)
-def _font_cached(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return fonts.font(size)
 
 
 # -- silhouettes: each draws the shape's filled mask (255 inside) in a box of size w x h ---------
@@ -349,13 +345,13 @@ def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) 
     cols = min(len(cards), REVEAL_PER_ROW)
     rows = math.ceil(len(cards) / REVEAL_PER_ROW)
     head = 30
+    k = len(matches)
+    title = f"Stack {stack + 1}, bottom to top: {plural(k, 'match', 'matches')}"
     width = MARGIN * 2 + cols * cw + (cols - 1) * gap
-    width = max(width, 260)
+    width = max(width, MARGIN * 2 + math.ceil(_font(16).getlength(title)))  # a short stack: the title
     height = MARGIN * 2 + head + rows * (ch + label + gap)
     img = Image.new("RGB", (width, height), TABLE)
     d = ImageDraw.Draw(img)
-    k = len(matches)
-    title = f"Stack {stack + 1}, bottom to top: {plural(k, 'match', 'matches')}"
     d.text((MARGIN, MARGIN + head / 2 - 4), title, font=_font(16), fill=TABLE_TEXT, anchor="lm")
     marked = set(matches)
     small = _font(12)
