@@ -70,6 +70,7 @@ class GameCog(commands.GroupCog):
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
     score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
+    score_label_one: ClassVar[str] = "point"  # the same for a score of 1: "VP", "card"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
     # panel from acting on a newer state.
@@ -177,14 +178,14 @@ class GameCog(commands.GroupCog):
             self._schedule(session)
 
     def _lobby(self, session: Session) -> Board:
-        engine = self.engine_cls
+        low, high = self.engine_cls.players_range(session.options)
         return lobby_board(
             title=self.title,
             channel_id=session.channel_id,
             host_name=session.names.get(session.host_id, "the host"),
             names=session.seat_names(),
-            min_players=engine.min_players,
-            max_players=engine.max_players,
+            min_players=low,
+            max_players=high,
             options_text=self.options_text(session.options),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
         )
@@ -194,7 +195,7 @@ class GameCog(commands.GroupCog):
         if press.name == "join":
             if session.seat_of(user.id) is not None:
                 return await reply_private(interaction, "You already have a seat in this lobby.")
-            if len(session.players) >= self.engine_cls.max_players:
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
                 return await reply_private(interaction, "This lobby is full.")
             session.players.append(user.id)
             session.names[user.id] = user.display_name
@@ -222,10 +223,10 @@ class GameCog(commands.GroupCog):
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         count = len(session.players)
         engine = self.engine_cls
-        if not engine.min_players <= count <= engine.max_players:
+        low, high = engine.players_range(session.options)
+        if not low <= count <= high:
             return await reply_private(
-                interaction,
-                f"{self.title} needs {engine.min_players}–{engine.max_players} players; {count} seated.",
+                interaction, f"{self.title} needs {low}–{high} players; {count} seated."
             )
         now = snowflake_ms(interaction.id)
         try:
@@ -520,6 +521,7 @@ class GameCog(commands.GroupCog):
                 seat=seat,
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
+                name=session.names.get(user_id),
             )
             for seat, user_id in enumerate(session.players)
         ]

@@ -52,7 +52,8 @@ Trader on the deck), tokens, and after each round every card with its final valu
 The board's buttons (Stand, Exchange or Cut, the Thief's Take or Keep) are the same whatever the \
 active player holds, so they give nothing away; only the active player can use them. To use a \
 power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
-legal targets (King holders never). Cards you receive and the Thief's look reach you privately. \
+legal targets (King holders never). Cards you receive and the Thief's look reach you privately; \
+a power you receive after your own turn cannot be used that round. \
 An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 """
@@ -62,6 +63,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     engine_cls = KingdomEngine
     rules_summary = RULES
     score_label = "tokens"
+    score_label_one = "token"
     panel_presses = render.PANEL_PRESSES
 
     async def cog_load(self) -> None:
@@ -160,7 +162,11 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "card" and event.data.get("how") != "deal":
-            return render.received_message(event.data, self._names(session))
+            engine = session.engine
+            assert isinstance(engine, KingdomEngine)
+            # Rendered after the move: the round may be over already (the dealer's cut).
+            spent = engine.phase != "play" or seat in engine.acted
+            return render.received_message(event.data, self._names(session), spent=spent)
         if event.kind == "peek":
             return render.peek_message(event.data, self._names(session))
         return None

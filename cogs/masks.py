@@ -64,6 +64,7 @@ class MasksCog(
 ):
     engine_cls = MasksEngine
     score_label = "cards"
+    score_label_one = "card"
     rules_summary = (
         "**Island of Monster Masks** (3–8 players). Each turn one player is the **Mime**: they draw a "
         "secret monster card and act out its face without words. Everyone else slaps **one** of the 16 "

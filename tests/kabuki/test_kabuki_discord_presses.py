@@ -116,4 +116,7 @@ async def test_the_rules_and_the_lobby_explain_the_discord_adaptation(world) -> 
         assert words in text
     await alice.slash(world.channel, "kabuki new", grace=5, race_window=400, reveal=10, turn_timer=90)
     options = world.board().embeds[0].fields[1].value
-    assert options == "Grace: 5 s\nRace window: 400 ms\nReveal: 10 s\nTurn timer: 90 s"
+    assert options == (
+        "Grace: 5 s\nStop! race: the earliest press within 0.4 s of the first wins\n"
+        "Reveal: 10 s\nTurn timer: 90 s"
+    )

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from simcord.actors import _component_interaction
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -104,19 +105,38 @@ async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world)
         assert rows[member.id].wins == (seat in result.winners)
 
 
-async def test_start_enforces_the_modes_player_range(world):
-    alice, bob = world.members[:2]
+def lobby_state(message) -> tuple[str, str, bool]:
+    """The lobby's "needs" sentence, its Players heading and whether Start can be pressed."""
+    embed = message.embeds[0]
+    start = next(c for row in message.components for c in row.children if c.label == "Start")
+    return embed.description.splitlines()[-1], embed.fields[0].name, not start.disabled
+
+
+async def test_the_lobby_counts_and_start_follow_the_chosen_modes_player_range(world):
+    alice, bob, carol = world.members[:3]
     await alice.slash(world.channel, "kingdom new", mode="classic")
+    await bob.click(world.channel.last_message, label="Join")
     lobby = world.channel.last_message
-    await bob.click(lobby, label="Join")
-    refused = await alice.click(lobby, label="Start")
-    assert refused.ephemeral and "3–16 players" in refused.response.content
+    assert lobby_state(lobby) == (
+        "Press **Join** to take a seat. The host starts the game when 3–16 players are seated.",
+        "Players (2/16)",
+        False,
+    )
+    # A client that still shows Start enabled gets a refusal, and nothing starts.
+    stored = world.env.backend.get_message(world.channel.id, lobby.id)
+    start = {"custom_id": f"pc:{world.channel.id}:start:", "component_type": 2}
+    refused = await _component_interaction(alice, stored, start)
+    assert refused.ephemeral and "needs 3–16 players; 2 seated" in refused.response.content
     assert session_of(world.env, world.channel).engine is None
+    await carol.click(lobby, label="Join")
+    assert lobby_state(world.channel.last_message)[1:] == ("Players (3/16)", True)
     await alice.slash(world.channel, "end")
 
     await alice.slash(world.channel, "kingdom new", mode="only-one")
+    await bob.click(world.channel.last_message, label="Join")
     lobby = world.channel.last_message
-    await bob.click(lobby, label="Join")
+    assert lobby_state(lobby)[1:] == ("Players (2/20)", True)
+    assert "2–20 players are seated" in lobby_state(lobby)[0]
     await alice.click(lobby, label="Start")
     assert engine_of(world.env, world.channel).mode == "only-one"
 

@@ -108,6 +108,12 @@ class KingdomEngine(GameEngine):
         self.opening: list[Event] = []
 
     @classmethod
+    def players_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Each mode's own range (Classic 3-16, only-one 2-20); an unknown mode gets the widest,
+        and ``new`` then refuses it."""
+        return MODES.get(options.get("mode", DEFAULTS["mode"]), (cls.min_players, cls.max_players))
+
+    @classmethod
     def check_mode_players(cls, mode: str, players: int) -> None:
         if mode not in MODES:
             raise ValueError(f"Unknown mode {mode!r}; choose one of {', '.join(MODES)}.")

@@ -19,6 +19,7 @@ import discord
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
+from bot.words import plural
 
 SLAP = "slap"
 CARD = "card"
@@ -132,7 +133,7 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
     if view["phase"] == "guessing" and view["last_reveal"] is not None:
         embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
     embed.set_footer(
-        text=f"Deck: {view['deck']} cards · out of the game: {view['removed']} · "
+        text=f"Deck: {plural(view['deck'], 'card')} · out of the game: {view['removed']} · "
         f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'} · "
         f"second chance: {'yes' if view['options']['second_chance'] else 'no'}"
     )
@@ -186,14 +187,19 @@ def render_final(view: dict[str, Any], names: Sequence[str]) -> Board:
     scores = view["piles"]
     winners = set(view["winners"] or ())
     order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
-    lines = [f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {scores[seat]} cards" for seat in order]
+    lines = [
+        f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {plural(scores[seat], 'card')}"
+        for seat in order
+    ]
     embed = discord.Embed(title="Island of Monster Masks — game over", colour=GAME_COLOUR)
     who = ", ".join(names[seat] for seat in sorted(winners))
     embed.description = f"Winner{'s' if len(winners) > 1 else ''}: **{who}**"
     embed.add_field(name="Cards collected", value="\n".join(lines), inline=False)
     if view["last_reveal"] is not None:
         embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
-    embed.set_footer(text=f"{view['turns']} turns · {view['removed']} cards left the game")
+    embed.set_footer(
+        text=f"{plural(view['turns'], 'turn')} · {plural(view['removed'], 'card')} left the game"
+    )
     return Board(embed=embed, picture=picture(view, names))
 
 
