@@ -104,6 +104,15 @@ async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world)
         assert rows[member.id].wins == (seat in result.winners)
 
 
+async def test_the_first_board_names_the_dealer_drawn_at_random_and_their_right_plays_first(world):
+    await open_game(world, 4)
+    engine = engine_of(world.env, world.channel)
+    dealer = engine.view(None)["dealer"]
+    description = board_of(world.env, world.channel, world.mod).embeds[0].description
+    assert f"🎲 **{NAMES[dealer]}** was drawn at random to deal first." in description
+    assert engine.order[0] == (dealer + 1) % 4 and "🎴 dealer" in seat_line(description, NAMES[dealer])
+
+
 async def test_start_enforces_the_modes_player_range(world):
     alice, bob = world.members[:2]
     await alice.slash(world.channel, "kingdom new", mode="classic")

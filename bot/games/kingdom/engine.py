@@ -117,10 +117,10 @@ class KingdomEngine(GameEngine):
 
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, Any], now: int) -> Self:
-        """Options: mode, length (2-6), turn_ms (0 = no timer, else >= 1000), reveal_ms (>= 0),
-        dealer (first dealer's seat; default the last seat, so seat 0 plays first) and, for tests
-        and replays, decks: a list of per-round decks, each 26 character ids in deal order (first
-        to the dealer's right ... dealer, then the deck top first)."""
+        """Options: mode, length (2-6), turn_ms (0 = no timer, else >= 1000), reveal_ms (>= 0)
+        and, for tests and replays, dealer (the first dealer's seat; default None: drawn at random
+        with the game's dice) and decks: a list of per-round decks, each 26 character ids in deal
+        order (first to the dealer's right ... dealer, then the deck top first)."""
         unknown = set(options) - {*DEFAULTS, "dealer", "decks"}
         if unknown:
             raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}.")
@@ -135,8 +135,10 @@ class KingdomEngine(GameEngine):
         reveal_ms = _int_option(options, "reveal_ms")
         if reveal_ms < 0:
             raise ValueError("reveal_ms cannot be negative.")
-        dealer = options.get("dealer", players - 1)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        dealer = options.get("dealer")
+        if dealer is not None and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+        ):
             raise ValueError(f"dealer must be a seat 0–{players - 1}.")
         decks = [cls._rigged_deck(d) for d in options.get("decks", [])]
 
@@ -150,7 +152,8 @@ class KingdomEngine(GameEngine):
         self.rounds_total = None if only_one else players * length
         self.hands = [None] * players
         self.deal = [None] * players
-        self.dealer = dealer
+        # "The dealer is chosen randomly": the game's first draw, before the first shuffle.
+        self.dealer = self.dice.randrange(players) if dealer is None else dealer
         self.log.append({"new": {"players": players, "seed": seed, "options": dict(options), "now": now}})
         self._start_round(now, self.opening)
         return self
