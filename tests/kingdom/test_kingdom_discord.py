@@ -186,6 +186,27 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
 
+async def test_the_deck_order_reaches_no_member(world, monkeypatch):
+    """The engine tells the shuffle and the deck after a draw to nobody (``to=()``): the session
+    layer renders them for no seat, while the cards received still go to their holders."""
+    rendered = []
+    real = KingdomCog.render_private
+
+    def spy(self, session, seat, event):
+        rendered.append(event.kind)
+        return real(self, session, seat, event)
+
+    monkeypatch.setattr(KingdomCog, "render_private", spy)
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
+    await press(env, channel, alice, {"type": "trader"})  # a draw from the deck
+    for member in (bob, carol, dave):
+        await press(env, channel, member, {"type": "stand"})
+    assert engine.round == 2  # and a new shuffle, dealt by the last press
+    assert "card" in rendered and not {"shuffle", "deck"} & set(rendered)
+
+
 async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holder_to_look(world, caplog):
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)

@@ -210,6 +210,22 @@ def test_trader_swaps_with_the_deck_top_and_lies_face_up_on_the_deck(table):
     assert [(ev.kind, ev.to) for ev in events if ev.kind == "card"] == [("card", (0,))]
 
 
+def test_the_deck_order_is_told_to_nobody_at_the_table(table):
+    """The shuffle and the deck after each draw are events for no seat: only an after-the-game
+    record (the simulator's) keeps them."""
+    e = table([TRADER, MONK, QUEEN], deck=[PRINCESS, KNIGHT])
+    (shuffle,) = [ev for ev in e.opening if ev.kind == "shuffle"]
+    assert shuffle.to == () and shuffle.data["cards"][:5] == [TRADER, MONK, QUEEN, PRINCESS, KNIGHT]
+    events = e.apply(0, {"type": "trader"}, 1)
+    (deck,) = [ev for ev in events if ev.kind == "deck"]
+    assert deck.to == () and deck.data["cards"][:2] == [TRADER, KNIGHT]
+    for ev in (shuffle, deck):
+        assert not ev.public and not any(ev.visible_to(s) for s in (None, 0, 1, 2))
+    view = e.view(None)
+    assert view["deck_size"] == 23 and view["deck_top"] == {"char": TRADER, "name": "Trader"}
+    assert "shuffle" not in view and "deck" not in view
+
+
 def test_dragon_victim_who_draws_the_face_up_trader_holds_it_face_up(table):
     e = table([TRADER, DRAGON, MONK, QUEEN], deck=[PRINCESS])
     e.apply(0, {"type": "trader"}, 1)

@@ -35,6 +35,8 @@ MODES: dict[str, tuple[int, int]] = {
     "only-one": (2, 20),
 }
 DEFAULTS: dict[str, Any] = {"mode": "classic", "length": 3, "turn_ms": 60_000, "reveal_ms": 0}
+# Every option ``new`` knows, with its default; the last two are for tests and replays.
+ALL_DEFAULTS: dict[str, Any] = {**DEFAULTS, "dealer": None, "decks": []}
 LENGTHS = range(2, 7)  # Classic / Death over all: rounds = players x length
 TARGETED = ("thief", "bard")
 STATE_VERSION = 1
@@ -121,7 +123,7 @@ class KingdomEngine(GameEngine):
         and, for tests and replays, dealer (the first dealer's seat; default None: drawn at random
         with the game's dice) and decks: a list of per-round decks, each 26 character ids in deal
         order (first to the dealer's right ... dealer, then the deck top first)."""
-        unknown = set(options) - {*DEFAULTS, "dealer", "decks"}
+        unknown = set(options) - set(ALL_DEFAULTS)
         if unknown:
             raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}.")
         mode = options.get("mode", DEFAULTS["mode"])
@@ -169,6 +171,11 @@ class KingdomEngine(GameEngine):
             cards.append(c * COPIES + seen[c])
             seen[c] += 1
         return cards
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option in force, defaults included, as ``new`` was given them (from the log)."""
+        return {**copy.deepcopy(ALL_DEFAULTS), **copy.deepcopy(self.log[0]["new"]["options"])}
 
     # ----------------------------------------------------------------- small queries
     def char(self, seat: int) -> int | None:
@@ -219,6 +226,9 @@ class KingdomEngine(GameEngine):
         events.append(
             Event("round", {"round": self.round, "dealer": self.dealer, "order": list(self.order)}),
         )
+        # The deal order is a secret of every seat: to=() shows it to nobody at the table; only an
+        # after-the-game record (the simulator's) keeps it, so the deck's draws can be checked.
+        events.append(Event("shuffle", {"round": self.round, "cards": [c >> 1 for c in cards]}, to=()))
         hands = self.hands
         for seat in self.order:
             card = hands[seat]
@@ -234,6 +244,10 @@ class KingdomEngine(GameEngine):
         if card >> 1 == KING and card not in self.face_up:
             self.face_up.add(card)
             events.append(Event("king", {"seat": seat}))
+
+    def _deck_event(self, events: list[Event]) -> None:
+        """The deck, top first, after a draw from it: for nobody at the table (see "shuffle")."""
+        events.append(Event("deck", {"cards": [c >> 1 for c in self.deck]}, to=()))
 
     def _begin_turn(self, now: int, events: list[Event]) -> None:
         # A King's holder can only stand, so they stand at once instead of waiting for a press.
@@ -459,6 +473,7 @@ class KingdomEngine(GameEngine):
             )
             events.append(Event("card", {**card_info(new >> 1), "how": "cut"}, (seat,)))
             self._show_king(seat, new, events)
+            self._deck_event(events)
         elif kind == "trader":
             new = self.deck[0]
             self.deck[0] = me
@@ -467,6 +482,7 @@ class KingdomEngine(GameEngine):
             self._record(events, {"type": "trader", "seat": seat})
             events.append(Event("card", {**card_info(new >> 1), "how": "trader"}, (seat,)))
             self._show_king(seat, new, events)
+            self._deck_event(events)
         elif kind == "thief":
             self.face_up.add(me)
             self.peek = {"seat": seat, "target": target}
@@ -512,6 +528,7 @@ class KingdomEngine(GameEngine):
             )
             events.append(Event("card", {**card_info(new >> 1), "how": "dragon"}, (target,)))
             self._show_king(target, new, events)
+            self._deck_event(events)
         self.acted.append(seat)
         self.pos += 1
         self._begin_turn(now, events)
