@@ -97,8 +97,14 @@ async def rig(
     unless ``turn_ms`` is given."""
     session = session_of(env, channel)
     players = len(session.players)
-    opts = {"mode": "classic", "turn_ms": 0, "reveal_ms": 0, "decks": [rigged(hands, deck)]}
-    opts.update(dealer=players - 1, **options)
+    opts = {
+        "mode": "classic",
+        "turn_ms": 0,
+        "reveal_ms": 0,
+        "decks": [rigged(hands, deck)],
+        "dealer": players - 1,
+    }
+    opts.update(options)
     session.engine = KingdomEngine.new(players, 7, opts, now_ms(env))
     await member.slash(channel, "board")
     return session.engine
