@@ -32,6 +32,8 @@ GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
 RULES = """\
 **Goal.** Each round everyone holds one secret character card (0 Death … 12 King). After one \
 action each, the **lowest** card takes a token (Death always loses). Fewest tokens wins.
+**Deal.** The first dealer is chosen randomly; then the deal passes to the right: each round's \
+first player deals the next one.
 **Your turn** (starting right of the dealer, the dealer last): **Stand**; **Exchange** with the \
 player to your right (the dealer instead discards face up and **cuts** the deck); or use the power \
 of the card you hold, revealing it: **Trader** swaps with the deck's top card, **Thief** looks at \

@@ -112,6 +112,15 @@ def lobby_state(message) -> tuple[str, str, bool]:
     return embed.description.splitlines()[-1], embed.fields[0].name, not start.disabled
 
 
+async def test_the_first_board_names_the_dealer_drawn_at_random_and_their_right_plays_first(world):
+    await open_game(world, 4)
+    engine = engine_of(world.env, world.channel)
+    dealer = engine.view(None)["dealer"]
+    description = board_of(world.env, world.channel, world.mod).embeds[0].description
+    assert f"🎲 **{NAMES[dealer]}** was drawn at random to deal first." in description
+    assert engine.order[0] == (dealer + 1) % 4 and "🎴 dealer" in seat_line(description, NAMES[dealer])
+
+
 async def test_the_lobby_counts_and_start_follow_the_chosen_modes_player_range(world):
     alice, bob, carol = world.members[:3]
     await alice.slash(world.channel, "kingdom new", mode="classic")
@@ -195,6 +204,27 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     looked = await dave.click(board_of(env, channel, dave), label="My card")
     assert "Clown (4)" in looked.response.embeds[0].title
     assert_public_secrecy(env, channel, world.mod, engine, names)
+
+
+async def test_the_deck_order_reaches_no_member(world, monkeypatch):
+    """The engine tells the shuffle and the deck after a draw to nobody (``to=()``): the session
+    layer renders them for no seat, while the cards received still go to their holders."""
+    rendered = []
+    real = KingdomCog.render_private
+
+    def spy(self, session, seat, event):
+        rendered.append(event.kind)
+        return real(self, session, seat, event)
+
+    monkeypatch.setattr(KingdomCog, "render_private", spy)
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
+    await press(env, channel, alice, {"type": "trader"})  # a draw from the deck
+    for member in (bob, carol, dave):
+        await press(env, channel, member, {"type": "stand"})
+    assert engine.round == 2  # and a new shuffle, dealt by the last press
+    assert "card" in rendered and not {"shuffle", "deck"} & set(rendered)
 
 
 async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holder_to_look(world, caplog):

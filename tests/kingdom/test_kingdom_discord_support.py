@@ -93,10 +93,19 @@ async def rig(
     env: Any, channel: Any, member: Any, hands: list[int], deck: list[int] = (), **options: Any
 ) -> KingdomEngine:
     """Replace the live game's engine with a scripted deal (``hands`` in seat order, the dealer
-    last) and post its board with `/board`. No timers unless ``turn_ms`` is given."""
+    last unless a ``dealer`` option says otherwise) and post its board with `/board`. No timers
+    unless ``turn_ms`` is given."""
     session = session_of(env, channel)
-    opts = {"mode": "classic", "turn_ms": 0, "reveal_ms": 0, "decks": [rigged(hands, deck)], **options}
-    session.engine = KingdomEngine.new(len(session.players), 7, opts, now_ms(env))
+    players = len(session.players)
+    opts = {
+        "mode": "classic",
+        "turn_ms": 0,
+        "reveal_ms": 0,
+        "decks": [rigged(hands, deck)],
+        "dealer": players - 1,
+    }
+    opts.update(options)
+    session.engine = KingdomEngine.new(players, 7, opts, now_ms(env))
     await member.slash(channel, "board")
     return session.engine
 

@@ -347,7 +347,11 @@ def kingdom_board(
     (e.g. "press My card")."""
     rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
     embed = discord.Embed(title=f"Death Over the Kingdom — {rounds}", colour=COLOUR)
-    parts = [_header(view, names), "", *_seat_lines(view, names)]
+    parts = [_header(view, names)]
+    if view["round"] == 1 and view["phase"] == "play":
+        # Later deals follow from the first ("the deal passes to the right"), so only it is news.
+        parts.append(f"🎲 **{names[view['dealer']]}** was drawn at random to deal first.")
+    parts += ["", *_seat_lines(view, names)]
     if notes:
         parts += ["", *notes]
     embed.description = "\n".join(parts)
