@@ -52,6 +52,11 @@ def _picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
+# What a board message shows when this process has not drawn it (a board restored after a
+# restart): unequal to every picture key, None included, so the next edit states its picture.
+UNKNOWN_PICTURE = object()
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -405,7 +410,9 @@ class GameCog(commands.GroupCog):
 
     def _picture_on_board(self, session: Session) -> Any:
         shown = self._shown.get(session.channel_id)
-        return _picture_key(shown[1]) if shown and shown[0] == session.board_message_id else None
+        if shown is None or shown[0] != session.board_message_id:
+            return UNKNOWN_PICTURE  # an edit that leaves out `attachments` keeps whatever is there
+        return _picture_key(shown[1])
 
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
@@ -561,6 +568,7 @@ class GameCog(commands.GroupCog):
         """Bring back a session saved before a restart and re-arm its timer."""
         session = Session.from_json(data, self.engine_cls)
         self.bot.sessions.add(session)
+        self._shown.pop(session.channel_id, None)  # what its board message shows is unknown
         if session.engine is not None and session.engine.is_over:
             # Stopped between the last action and the recording: finish it now.
             session.timer = asyncio.create_task(self._finish_restored(session))
