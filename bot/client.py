@@ -107,8 +107,21 @@ class GameBot(commands.Bot):
                 return await reply_private(
                     interaction, "This game is over. Start a new one with a `/… new` command."
                 )
+            if press.game and press.game != session.tag:
+                return await reply_private(
+                    interaction,
+                    "That message is from an earlier game in this channel: it does nothing now. "
+                    f"This channel's game is here: {message_link(session)}",
+                )
             cog = self.game_cogs[session.kind]
             on_board = interaction.message is not None and interaction.message.id == session.board_message_id
+            if not on_board and not press.game:
+                # Sent before game marks existed: the board message binds such a press to its
+                # game (each game posts its own), nothing else does.
+                return await reply_private(
+                    interaction,
+                    f"That message is out of date. The game goes on here: {message_link(session)}",
+                )
             if not on_board and not cog.on_panel(interaction, press):
                 return await reply_private(
                     interaction, f"That is an old board. The game goes on here: {message_link(session)}"

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
+from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
@@ -77,7 +77,7 @@ class GameCog(commands.GroupCog):
     score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
-    # panel from acting on a newer state.
+    # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, bot: GameBot) -> None:
@@ -288,6 +288,15 @@ class GameCog(commands.GroupCog):
             session.last_interaction[seat] = interaction
             await self._after_change(session, events, interaction, presser=seat)
 
+    @staticmethod
+    def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
+        """A private message's controls bound to this game (see ``bot.components.bind``): a game
+        sending a panel itself passes it through here."""
+        view = message.get("view")
+        if view is not None:
+            bind(view.children, session.tag)
+        return message
+
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
         message = interaction.message
@@ -366,6 +375,7 @@ class GameCog(commands.GroupCog):
         """A private message through ``target``: its answer, or else a followup. Discord may
         refuse it (a token revoked or expired, a press answered too late): the move already
         happened, so the refusal must not fail the press nor stop the other seats' messages."""
+        message = self.bound(session, message)
         try:
             if answer and self._from_panel(session, target):
                 # The panel's controls are spent: the news replaces them.
@@ -399,6 +409,7 @@ class GameCog(commands.GroupCog):
         self, session: Session, board: Board, *, editing: bool = False
     ) -> dict[str, Any]:
         board.attach_picture()
+        bind(board.items, session.tag)
         kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
         view = board.view()
         if view is not None or editing:
@@ -421,6 +432,7 @@ class GameCog(commands.GroupCog):
         came from that message, else as an edit; a board that cannot be edited any more is posted
         anew. A board identical to the one shown is not sent again: a press that changes nothing
         public (joining a race) is then answered privately, which costs Discord one request less."""
+        bind(board.items, session.tag)  # before comparing: the board on show is bound
         if self._unchanged(session, board):
             return
         await self._show(session, board, interaction)
