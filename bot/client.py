@@ -99,6 +99,19 @@ class GameBot(commands.Bot):
         if press is not None:
             await self.route_press(interaction, press)
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._maybe_board_deleted(payload.channel_id, {payload.message_id})
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self._maybe_board_deleted(payload.channel_id, payload.message_ids)
+
+    async def _maybe_board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        """Raw events, because the client keeps no message cache; every deletion the bot can see
+        passes here, so anything but a board is dismissed at once."""
+        session = self.sessions.get(channel_id)
+        if session is not None and session.board_message_id in message_ids:
+            await self.game_cogs[session.kind].board_deleted(session, session.board_message_id)
+
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message."""
         try:

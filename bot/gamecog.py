@@ -512,6 +512,26 @@ class GameCog(commands.GroupCog):
                 )
         return message
 
+    async def board_deleted(self, session: Session, message_id: int) -> None:
+        """Someone deleted the board message: the game goes on, on a new one that says why. The
+        bot never deletes a board itself (it empties an old one by an edit), so this cannot loop."""
+        async with session.lock:
+            if not self._alive(session, session.status) or session.board_message_id != message_id:
+                return  # ended meanwhile, or already posted anew by an edit that found it gone
+            session.board_message_id = None  # nothing left to empty
+            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
+            board.content = "The board message was deleted, so here it is again."
+            try:
+                await self.repost(session, board)
+            except discord.HTTPException as error:
+                # No right to post here any more, say: the next redraw or /board tries again.
+                log.warning(
+                    "board of channel %s deleted and not posted again: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
+
     # ------------------------------------------------------------------ endings
 
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
