@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
+from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
@@ -52,6 +52,11 @@ def _picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
+# What a board message shows when this process has not drawn it (a board restored after a
+# restart): unequal to every picture key, None included, so the next edit states its picture.
+UNKNOWN_PICTURE = object()
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -73,7 +78,7 @@ class GameCog(commands.GroupCog):
     score_label_one: ClassVar[str] = "point"  # the same for a score of 1: "VP", "card"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
-    # panel from acting on a newer state.
+    # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, bot: GameBot) -> None:
@@ -284,6 +289,15 @@ class GameCog(commands.GroupCog):
             session.last_interaction[seat] = interaction
             await self._after_change(session, events, interaction, presser=seat)
 
+    @staticmethod
+    def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
+        """A private message's controls bound to this game (see ``bot.components.bind``): a game
+        sending a panel itself passes it through here."""
+        view = message.get("view")
+        if view is not None:
+            bind(view.children, session.tag)
+        return message
+
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
         message = interaction.message
@@ -362,6 +376,7 @@ class GameCog(commands.GroupCog):
         """A private message through ``target``: its answer, or else a followup. Discord may
         refuse it (a token revoked or expired, a press answered too late): the move already
         happened, so the refusal must not fail the press nor stop the other seats' messages."""
+        message = self.bound(session, message)
         try:
             if answer and self._from_panel(session, target):
                 # The panel's controls are spent: the news replaces them.
@@ -395,6 +410,7 @@ class GameCog(commands.GroupCog):
         self, session: Session, board: Board, *, editing: bool = False
     ) -> dict[str, Any]:
         board.attach_picture()
+        bind(board.items, session.tag)
         kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
         view = board.view()
         if view is not None or editing:
@@ -406,7 +422,9 @@ class GameCog(commands.GroupCog):
 
     def _picture_on_board(self, session: Session) -> Any:
         shown = self._shown.get(session.channel_id)
-        return _picture_key(shown[1]) if shown and shown[0] == session.board_message_id else None
+        if shown is None or shown[0] != session.board_message_id:
+            return UNKNOWN_PICTURE  # an edit that leaves out `attachments` keeps whatever is there
+        return _picture_key(shown[1])
 
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
@@ -415,6 +433,7 @@ class GameCog(commands.GroupCog):
         came from that message, else as an edit; a board that cannot be edited any more is posted
         anew. A board identical to the one shown is not sent again: a press that changes nothing
         public (joining a race) is then answered privately, which costs Discord one request less."""
+        bind(board.items, session.tag)  # before comparing: the board on show is bound
         if self._unchanged(session, board):
             return
         await self._show(session, board, interaction)
@@ -494,6 +513,26 @@ class GameCog(commands.GroupCog):
                 )
         return message
 
+    async def board_deleted(self, session: Session, message_id: int) -> None:
+        """Someone deleted the board message: the game goes on, on a new one that says why. The
+        bot never deletes a board itself (it empties an old one by an edit), so this cannot loop."""
+        async with session.lock:
+            if not self._alive(session, session.status) or session.board_message_id != message_id:
+                return  # ended meanwhile, or already posted anew by an edit that found it gone
+            session.board_message_id = None  # nothing left to empty
+            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
+            board.content = "The board message was deleted, so here it is again."
+            try:
+                await self.repost(session, board)
+            except discord.HTTPException as error:
+                # No right to post here any more, say: the next redraw or /board tries again.
+                log.warning(
+                    "board of channel %s deleted and not posted again: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
+
     # ------------------------------------------------------------------ endings
 
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
@@ -563,6 +602,7 @@ class GameCog(commands.GroupCog):
         """Bring back a session saved before a restart and re-arm its timer."""
         session = Session.from_json(data, self.engine_cls)
         self.bot.sessions.add(session)
+        self._shown.pop(session.channel_id, None)  # what its board message shows is unknown
         if session.engine is not None and session.engine.is_over:
             # Stopped between the last action and the recording: finish it now.
             session.timer = asyncio.create_task(self._finish_restored(session))

@@ -180,7 +180,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             return False
         assert session.engine is not None
         message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
-        await interaction.response.send_message(ephemeral=True, **message)
+        await interaction.response.send_message(ephemeral=True, **self.bound(session, message))
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = interaction
         return True

@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_kingdom_discord_support import (  # noqa: E402
     assert_public_secrecy,
     board_of,
+    bound,
     card_panel,
     engine_of,
     open_game,
@@ -165,7 +166,8 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
     # On her turn her card panel offers the Thief on the later players; the board offers no power.
     (powers,) = [c for row in mine.response.components for c in row["components"]]
-    assert powers["custom_id"] == f"ps:{channel.id}:power"  # ids and values never name the card
+    # Ids and values never name the card.
+    assert powers["custom_id"] == bound(env, channel, f"ps:{channel.id}:power")
     assert [o["value"] for o in powers["options"]] == [f"{engine.version}.{t}" for t in (1, 2, 3)]
     assert [o["label"] for o in powers["options"]] == [
         "🕵️ Thief: look at bob's card",
@@ -365,12 +367,19 @@ async def test_refusals_change_nothing(world):
         {
             "type": 1,
             "components": [
-                {"type": 2, "style": 2, "label": "Stand", "custom_id": f"pc:{channel.id}:stand:{version}"}
+                {
+                    "type": 2,
+                    "style": 2,
+                    "label": "Stand",
+                    "custom_id": bound(env, channel, f"pc:{channel.id}:stand:{version}"),
+                }
             ],
         }
     )
     show_components(env, panel, forged_panel)
-    refused = await alice.select(panel, [f"{version}.1"], custom_id=f"ps:{channel.id}:power")
+    refused = await alice.select(
+        panel, [f"{version}.1"], custom_id=bound(env, channel, f"ps:{channel.id}:power")
+    )
     assert refused.ephemeral and "King" in refused.response.content
     refused = await alice.click(panel, label="Stand")
     assert refused.ephemeral and "old board" in refused.response.content
@@ -381,7 +390,7 @@ async def test_refusals_change_nothing(world):
             "type": 2,
             "style": 2,
             "label": "Exchange with bob",
-            "custom_id": f"pc:{channel.id}:exchange:{version}.1",
+            "custom_id": bound(env, channel, f"pc:{channel.id}:exchange:{version}.1"),
         },
     )
     show_components(env, board, forged)

@@ -204,7 +204,7 @@ async def test_a_stale_board_and_an_earlier_turns_button_are_refused(open_table,
     simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}")
     await table.players[1].slash(world.channel, "board")
     assert table.board().id != old.id
-    refused = await table.players[1].click(old, custom_id=f"pc:{world.channel.id}:slap:1.0")
+    refused = await table.players[1].click(old, custom_id=table.bound(f"pc:{world.channel.id}:slap:1.0"))
     assert "old board" in refused.response.content
     assert table.view["racing"] == []
 
@@ -290,7 +290,8 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
             for row in message.components:
                 for item in row.to_dict()["components"]:
                     assert re.fullmatch(
-                        rf"pc:{world.channel.id}:(slap:1\.\d+|card:1|end:1)", item["custom_id"]
+                        rf"pc:{world.channel.id}:{table.session.tag}:(slap:1\.\d+|card:1|end:1)",
+                        item["custom_id"],
                     )
     assert all(name not in record.getMessage() for record in caplog.records)
 
