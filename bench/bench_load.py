@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import gc
 import random
 import statistics
 import sys
@@ -118,6 +120,12 @@ async def ack_messages(env: Any) -> list[tuple[Any, list[Any]]]:
     return out
 
 
+def type_name(kind: type) -> str:
+    """``list``, ``discord:Interaction``, ``simcord:Interaction`` (SimCord's own record) …"""
+    package = kind.__module__.split(".")[0]
+    return kind.__qualname__ if package == "builtins" else f"{package}:{kind.__qualname__}"
+
+
 def memory_point(run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None) -> dict:
     run.collect()
     cogs = list(run.bot.game_cogs.values())
@@ -128,6 +136,7 @@ def memory_point(run: LoadRun, *, trim: bool = False, games: int = 0, base: dict
         "sessions": len(run.bot.sessions),
         "shown": sum(len(cog._shown) for cog in cogs),
     }
+    point["types"] = collections.Counter(type_name(type(o)) for o in gc.get_objects())
     sizes = [len(orjson.dumps(s.to_json())) for s in run.bot.sessions]
     if sizes:
         point["save"] = statistics.median(sizes)
@@ -160,7 +169,7 @@ async def main(args: argparse.Namespace) -> None:
         )
         points = [("before any game", memory_point(run))]
 
-        run.begin("opening the games")
+        await run.begin("opening the games")
         took = await run.open_all()
         setup = run.end()
         opened = sum(t.playing() for t in tables)
@@ -171,18 +180,16 @@ async def main(args: argparse.Namespace) -> None:
         points.append(("all games open", memory_point(run, games=args.games, base=points[0][1])))
 
         if args.seconds > 0:
-            run.begin(
+            await run.begin(
                 f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
             )
             await run.offer(args.rate, args.seconds)
             await run.drain()
-            print_phase(
-                run.end(), games=args.games, stack_of=run.watchdog.stacks_for, gc_of=run.gc.overlapping
-            )
+            print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
 
         steps = []
         for rate in args.ramp:
-            run.begin(f"ramp {rate:g}/s")
+            await run.begin(f"ramp {rate:g}/s")
             await run.offer(rate, args.step_seconds)
             drained = await run.drain(10.0)
             log = run.end()

@@ -14,9 +14,9 @@ future callbacks) goes to the ``loop`` bucket. The meter costs about two ``threa
 (~1 µs each here) per task step; that is inside the figures.
 
 Stalls. ``LagSampler`` sleeps 1 ms in a loop and records how late it wakes: the longest time
-the loop could not serve anything. A watchdog thread samples the loop thread's Python stack
-while the sampler is overdue, and ``gc.callbacks`` time every collection, so each long stall
-comes with what was running and whether the garbage collector was.
+the loop could not serve anything. A timer signal samples the loop's Python stack while the
+sampler is overdue, and ``gc.callbacks`` time every collection, so each long stall comes with
+what was running and whether the garbage collector was.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import asyncio
 import collections
 import contextvars
 import gc
+import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -323,27 +323,31 @@ class LagSampler:
         self.samples = 0
 
 
-class Watchdog(threading.Thread):
-    """Samples the loop thread's stack while the lag sampler is overdue by more than 10 ms."""
+class StackSampler:
+    """Samples the loop's Python stack while the lag sampler is more than 10 ms overdue.
 
-    def __init__(self, sampler: LagSampler, loop_thread: int) -> None:
-        super().__init__(name="loadbench-watchdog", daemon=True)
+    A timer signal (every 2 ms) runs the handler in the main thread, which is the loop's thread,
+    between two bytecodes, with the running frame in hand. A sampling *thread* would have to take
+    the GIL from the loop to look, and under load that hand-over itself stalls the loop."""
+
+    PERIOD = 0.002
+
+    def __init__(self, sampler: LagSampler) -> None:
         self.sampler = sampler
-        self.loop_thread = loop_thread
         self.samples: list[tuple[float, str]] = []  # (sampler heartbeat it belongs to, stack)
-        self._stop_flag = threading.Event()
 
-    def run(self) -> None:
-        while not self._stop_flag.wait(0.002):
-            beat = self.sampler.heartbeat
-            if perf() - beat < 0.010:
-                continue
-            frame = sys._current_frames().get(self.loop_thread)
-            if frame is not None:
-                self.samples.append((beat, describe_stack(frame)))
+    def _handler(self, _signum: int, frame: Any) -> None:
+        beat = self.sampler.heartbeat
+        if frame is not None and perf() - beat >= 0.010:
+            self.samples.append((beat, describe_stack(frame)))
+
+    def start(self) -> None:
+        signal.signal(signal.SIGALRM, self._handler)
+        signal.setitimer(signal.ITIMER_REAL, self.PERIOD, self.PERIOD)
 
     def stop(self) -> None:
-        self._stop_flag.set()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
     def stacks_for(self, start: float, end: float) -> collections.Counter[str]:
         return collections.Counter(stack for beat, stack in self.samples if start - 0.002 <= beat <= end)
@@ -358,6 +362,8 @@ def describe_stack(frame: Any, depth: int = 4) -> str:
     names: list[str] = []
     if frame is not None and frame.f_code is GcTimes.__call__.__code__:
         return "the garbage collector (sampled in its callback)"
+    if frame is not None and frame.f_code is StackSampler._handler.__code__:
+        frame = frame.f_back
     while frame is not None and len(names) < depth:
         path = frame.f_code.co_filename
         short = path.replace(str(_ROOT) + "/", "")

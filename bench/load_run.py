@@ -17,7 +17,6 @@ import contextlib
 import gc
 import heapq
 import random
-import threading
 import time
 from array import array
 from datetime import timedelta
@@ -29,8 +28,8 @@ from load_probe import (
     GcTimes,
     LagSampler,
     Meter,
+    StackSampler,
     TaskAccounting,
-    Watchdog,
     thread_time,
     timed_to_thread,
 )
@@ -43,6 +42,18 @@ from bot.components import button_id
 HUMAN_GAP_S = (0.15, 0.6)  # from seeing an answer to the next press at the same table
 ACK_SHARE = 0.05  # bare acknowledges mixed into the stream, as the baseline of the same run
 GAME, ACK, LOBBY = 0, 1, 2
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [float(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return (0.0, 0.0)
+    tick = 100.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return ((sum(fields) - idle) / tick, sum(fields) / tick)
 
 
 class PhaseLog:
@@ -99,7 +110,7 @@ class LoadRun:
         self.wire = Wire(env, self.meter)
         self.pruner = Pruner(env)
         self.sampler = LagSampler()
-        self.watchdog = Watchdog(self.sampler, threading.get_ident())
+        self.stacks = StackSampler(self.sampler)
         self.gc = GcTimes()
         self.log: PhaseLog | None = None
         self.ready: list[tuple[float, int, Table]] = []
@@ -127,7 +138,7 @@ class LoadRun:
         self._to_thread = asyncio.to_thread
         asyncio.to_thread = timed_to_thread(self._to_thread)  # type: ignore[assignment]
         self.gc.install()
-        self.watchdog.start()
+        self.stacks.start()
         self._background += [
             asyncio.create_task(self.sampler.run()),
             asyncio.create_task(self.pruner.run()),
@@ -137,7 +148,7 @@ class LoadRun:
         for task in self._background:
             task.cancel()
         self.sampler.stop()
-        self.watchdog.stop()
+        self.stacks.stop()
         self.gc.remove()
         asyncio.to_thread = self._to_thread  # type: ignore[assignment]
         self.wire.remove()
@@ -176,9 +187,13 @@ class LoadRun:
             "wall": REAL_MONOTONIC(),
             "gc": {gen: (len(v), sum(v), max(v, default=0.0)) for gen, v in self.gc.by_gen.items()},
             "transitions": self.meter.transitions,
+            "machine": machine_cpu(),
         }
 
-    def begin(self, name: str) -> PhaseLog:
+    async def begin(self, name: str) -> PhaseLog:
+        # Let the sampler wake first, so a stall the bench itself caused (a memory census) is
+        # not counted in the phase.
+        await asyncio.sleep(0.02)
         self.sampler.reset()
         self.tasks.steps.top.clear()
         self.tasks.steps.floor = 0.0
@@ -190,7 +205,7 @@ class LoadRun:
 
     async def calibrate(self, seconds: float = 2.0) -> None:
         """The event loop's CPU with nothing but the bench's own sampler and pruner running."""
-        log = self.begin("idle")
+        log = await self.begin("idle")
         await asyncio.sleep(seconds)
         self.end()
         wall = log.after["wall"] - log.before["wall"]
