@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import orjson  # noqa: E402
-from load_probe import malloc_trim, rss_mb  # noqa: E402
+from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_report import print_memory, print_phase, print_ramp  # noqa: E402
 from load_run import LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
@@ -122,21 +122,64 @@ async def ack_messages(env: Any) -> list[tuple[Any, list[Any]]]:
 
 def type_name(kind: type) -> str:
     """``list``, ``discord:Interaction``, ``simcord:Interaction`` (SimCord's own record) …"""
-    package = kind.__module__.split(".")[0]
+    module = kind.__dict__.get("__module__") if isinstance(kind.__dict__.get("__module__"), str) else None
+    package = module or getattr(kind, "__module__", "builtins") or "builtins"
+    package = package.split(".")[0] if isinstance(package, str) else "builtins"
     return kind.__qualname__ if package == "builtins" else f"{package}:{kind.__qualname__}"
 
 
-def memory_point(run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None) -> dict:
+def session_breakdown(run: LoadRun, sample: int = 50) -> str:
+    """Where an open game's memory is (a sample of sessions; shared caches such as the guild,
+    its channels, users and the client are not walked): the engine, the last board shown, each
+    seat's last interaction, and the rest of the session."""
+    import discord
+    from discord.state import ConnectionState
+
+    stop = (
+        discord.Client,
+        ConnectionState,
+        discord.Guild,
+        discord.abc.GuildChannel,
+        discord.User,
+        discord.ClientUser,
+        asyncio.AbstractEventLoop,
+        asyncio.Task,
+    )
+    seen: set[int] = set()
+    parts = collections.Counter()
+    sessions = list(run.bot.sessions)[:sample]
+    for session in sessions:
+        cog = run.bot.game_cogs[session.kind]
+        parts["engine"] += deep_size([session.engine], stop, seen)
+        parts["last board shown (_shown)"] += deep_size([cog._shown.get(session.channel_id)], stop, seen)
+        parts["seats' last interactions"] += deep_size([session.last_interaction], stop, seen)
+        parts["rest of the session"] += deep_size([session], stop, seen)
+    if not sessions:
+        return ""
+    total = sum(parts.values())
+    return f"{total / len(sessions) / 1024:.0f} KB of objects per open game: " + ", ".join(
+        f"{name} {n * 100 / total:.0f}%" for name, n in parts.most_common()
+    )
+
+
+def memory_point(
+    run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
+) -> dict:
     run.collect()
     cogs = list(run.bot.game_cogs.values())
+    simcord_objects: set[int] = set()
     point: dict[str, Any] = {
         "rss": rss_mb(),
-        "store": run.pruner.store_size(),
+        "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),
         "sessions": len(run.bot.sessions),
         "shown": sum(len(cog._shown) for cog in cogs),
     }
-    point["types"] = collections.Counter(type_name(type(o)) for o in gc.get_objects())
+    # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
+    deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)
+    point["types"] = collections.Counter(
+        type_name(type(o)) for o in gc.get_objects() if id(o) not in simcord_objects
+    )
     sizes = [len(orjson.dumps(s.to_json())) for s in run.bot.sessions]
     if sizes:
         point["save"] = statistics.median(sizes)
@@ -147,6 +190,8 @@ def memory_point(run: LoadRun, *, trim: bool = False, games: int = 0, base: dict
             f"{bot_mb * 1024 / games:.0f} KB without SimCord's store"
             + (f"; a saved session is {point['save']:,.0f} bytes (median)" if sizes else "")
         )
+    if breakdown:
+        point["breakdown"] = session_breakdown(run)
     if trim:
         malloc_trim()
         point["trimmed"] = rss_mb()
@@ -202,7 +247,8 @@ async def main(args: argparse.Namespace) -> None:
         if steps:
             print_ramp(steps)
 
-        points.append(("after the load, N open", memory_point(run, games=args.games, base=points[0][1])))
+        after = memory_point(run, games=args.games, base=points[0][1], breakdown=True)
+        points.append(("after the load, N open", after))
         await run.quiesce()
         took = await run.end_all()
         await asyncio.sleep(0.5)

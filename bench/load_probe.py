@@ -393,10 +393,11 @@ def malloc_trim() -> bool:
         return False
 
 
-def deep_size(roots: list[Any], stop: tuple[type, ...] = ()) -> int:
+def deep_size(roots: list[Any], stop: tuple[type, ...] = (), seen: set[int] | None = None) -> int:
     """Bytes of the objects reachable from ``roots`` (sys.getsizeof; not allocator overhead),
-    not going through instances of ``stop``, modules or types."""
-    seen: set[int] = set()
+    not going through instances of ``stop``, modules or types. Objects already in ``seen`` (a
+    set shared between calls) are not counted again."""
+    seen = set() if seen is None else seen
     todo = list(roots)
     total = 0
     stop = (*stop, type, type(sys), type(deep_size))

@@ -244,6 +244,8 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         print(line)
         if point.get("per_game"):
             print(f"    per open game: {point['per_game']}")
+        if point.get("breakdown"):
+            print(f"    {point['breakdown']}")
         if name != points[0][0]:
             grown_types = [(kind, n - base["types"].get(kind, 0)) for kind, n in point["types"].items()]
             grown_types = sorted((g for g in grown_types if g[1] > 0), key=lambda g: -g[1])[:8]

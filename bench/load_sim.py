@@ -336,8 +336,9 @@ class Pruner:
             backend._sequences = {ms: n for ms, n in backend._sequences.items() if ms >= cut_ms}
             backend._reserved_ids = {i for i in backend._reserved_ids if i >> 22 >= cut_ms}
 
-    def store_size(self) -> int:
-        """Bytes SimCord holds for the simulated Discord (estimate, see ``load_probe.deep_size``)."""
+    def store_size(self, seen: set[int] | None = None) -> int:
+        """Bytes SimCord holds for the simulated Discord (estimate, see ``load_probe.deep_size``);
+        ``seen`` collects the ids of those objects."""
         from load_probe import deep_size
 
         backend = self.backend
@@ -354,7 +355,8 @@ class Pruner:
                 backend._sequences,
                 backend.transcript,
                 backend.http_requests,
-            ]
+            ],
+            seen=seen,
         )
 
 
