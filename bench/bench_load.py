@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
-from load_report import print_memory, print_phase, print_ramp  # noqa: E402
+from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
 from load_run import LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
@@ -205,63 +205,71 @@ async def main(args: argparse.Namespace) -> None:
         tables = build_world(env, bot, args, rng)
         acks = await ack_messages(env)
         to_wall_clock(env)
+        built = time.perf_counter() - made
         run = LoadRun(bot, env, tables, acks, args.seed)
         run.install()
-        await run.calibrate()
-        print(
-            f"{args.games} {args.game} tables of {args.players} players, options {args.option or 'default'}; "
-            f"world built in {time.perf_counter() - made:.1f} s"
+        try:
+            await measure(run, env, tables, args, built)
+        finally:
+            run.remove()
+
+
+async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Namespace, built: float) -> None:
+    await run.calibrate()
+    print(
+        f"{args.games} {args.game} tables of {args.players} players, options {args.option or 'default'}; "
+        f"world built in {built:.1f} s"
+    )
+    points = [("before any game", memory_point(run))]
+
+    await run.begin("opening the games")
+    took = await run.open_all()
+    setup = run.end()
+    opened = sum(t.playing() for t in tables)
+    answers = list(setup.latency)
+    print(
+        f"opened {opened}/{args.games} games in {took:.1f} s ({len(answers) / took:.0f} lobby presses/s, "
+        f"16 lobbies at a time); lobby answers {latency_line(answers)}; longest stall {ms(setup.max_lag)}"
+    )
+    points.append(("all games open", memory_point(run, games=args.games, base=points[0][1])))
+
+    if args.seconds > 0:
+        await run.begin(
+            f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
         )
-        points = [("before any game", memory_point(run))]
-
-        await run.begin("opening the games")
-        took = await run.open_all()
-        setup = run.end()
-        opened = sum(t.playing() for t in tables)
-        print(
-            f"opened {opened}/{args.games} games in {took:.1f} s "
-            f"({len([k for k in setup.kind if k == 2]) / took:.0f} lobby presses/s)"
-        )
-        points.append(("all games open", memory_point(run, games=args.games, base=points[0][1])))
-
-        if args.seconds > 0:
-            await run.begin(
-                f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
-            )
-            await run.offer(args.rate, args.seconds)
-            await run.drain()
-            print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
-
-        steps = []
-        for rate in args.ramp:
-            await run.begin(f"ramp {rate:g}/s")
-            await run.offer(rate, args.step_seconds)
-            drained = await run.drain(10.0)
-            log = run.end()
-            steps.append((rate, log))
-            presses = [x for x, k in zip(log.latency, log.kind, strict=True) if k == 0]
-            if not drained or (presses and max(presses) >= 3.0):
-                print(f"  (stopped the ramp at {rate:g}/s: answers slipped past 3 s)")
-                await run.drain(60.0)
-                break
-        if steps:
-            print_ramp(steps)
-
-        after = memory_point(run, games=args.games, base=points[0][1], breakdown=True)
-        points.append(("after the load, N open", after))
-        await run.quiesce()
-        took = await run.end_all()
-        await asyncio.sleep(0.5)
+        await run.offer(args.rate, args.seconds)
         await run.drain()
-        print(f"ended every game with /end in {took:.1f} s")
-        points.append(("every game ended", memory_point(run, trim=True)))
-        print_memory(points, args.games)
-        errors = env._errors
-        if errors or run.wire.errors:
-            print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
-            for (route, code), n in run.wire.errors.most_common(8):
-                print(f"  refused by Discord: {route} code {code}: {n}")
-        run.remove()
+        print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+
+    steps = []
+    for rate in args.ramp:
+        await run.begin(f"ramp {rate:g}/s")
+        await run.offer(rate, args.step_seconds)
+        drained = await run.drain(10.0)
+        log = run.end()
+        steps.append((rate, log))
+        presses = [x for x, k in zip(log.latency, log.kind, strict=True) if k == 0]
+        if not drained or (presses and max(presses) >= 3.0):
+            print(f"  (stopped the ramp at {rate:g}/s: answers slipped past 3 s)")
+            await run.drain(60.0)
+            break
+    if steps:
+        print_ramp(steps)
+
+    after = memory_point(run, games=args.games, base=points[0][1], breakdown=True)
+    points.append(("after the load, N open", after))
+    await run.quiesce()
+    took = await run.end_all()
+    await asyncio.sleep(0.5)
+    await run.drain()
+    print(f"ended every game with /end in {took:.1f} s")
+    points.append(("every game ended", memory_point(run, trim=True)))
+    print_memory(points, args.games)
+    errors = env._errors
+    if errors or run.wire.errors:
+        print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
+        for (route, code), n in run.wire.errors.most_common(8):
+            print(f"  refused by Discord: {route} code {code}: {n}")
 
 
 def cli(argv: list[str] | None = None) -> argparse.Namespace:

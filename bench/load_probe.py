@@ -15,7 +15,7 @@ future callbacks) goes to the ``loop`` bucket. The meter costs about two ``threa
 
 Stalls. ``LagSampler`` sleeps 1 ms in a loop and records how late it wakes: the longest time
 the loop could not serve anything. A timer signal samples the loop's Python stack while the
-sampler is overdue, and ``gc.callbacks`` time every collection, so each long stall comes with
+sampler is more than 10 ms overdue, and ``gc.callbacks`` time every collection, so each long stall comes with
 what was running and whether the garbage collector was.
 """
 
@@ -297,6 +297,7 @@ class LagSampler:
         self.max_lag = 0.0
         self.samples = 0
         self._stop = False
+        self.on_beat: Callable[[], None] | None = None
 
     async def run(self) -> None:
         process_time = time.process_time
@@ -305,6 +306,8 @@ class LagSampler:
             await asyncio.sleep(self.INTERVAL)
             now = perf()
             self.heartbeat = now
+            if self.on_beat is not None:
+                self.on_beat()
             lag = now - started - self.INTERVAL
             self.samples += 1
             if lag > self.max_lag:
@@ -326,26 +329,35 @@ class LagSampler:
 class StackSampler:
     """Samples the loop's Python stack while the lag sampler is more than 10 ms overdue.
 
-    A timer signal (every 2 ms) runs the handler in the main thread, which is the loop's thread,
-    between two bytecodes, with the running frame in hand. A sampling *thread* would have to take
-    the GIL from the loop to look, and under load that hand-over itself stalls the loop."""
+    Each sampler wake-up sets a one-shot timer signal 10 ms ahead; only when the loop fails to
+    wake the sampler in time does the signal fire, and its handler runs in the main thread (the
+    loop's), between two bytecodes, with the running frame in hand; it samples again every 2 ms
+    while the stall lasts. A sampling *thread* would have to take the GIL from the loop to look,
+    and under load that hand-over itself stalls the loop."""
 
+    OVERDUE = 0.010
     PERIOD = 0.002
 
     def __init__(self, sampler: LagSampler) -> None:
         self.sampler = sampler
         self.samples: list[tuple[float, str]] = []  # (sampler heartbeat it belongs to, stack)
 
+    def arm(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, self.OVERDUE + self.sampler.INTERVAL)
+
     def _handler(self, _signum: int, frame: Any) -> None:
         beat = self.sampler.heartbeat
-        if frame is not None and perf() - beat >= 0.010:
+        if frame is not None and perf() - beat >= self.OVERDUE:
             self.samples.append((beat, describe_stack(frame)))
+        signal.setitimer(signal.ITIMER_REAL, self.PERIOD)
 
     def start(self) -> None:
         signal.signal(signal.SIGALRM, self._handler)
-        signal.setitimer(signal.ITIMER_REAL, self.PERIOD, self.PERIOD)
+        self.sampler.on_beat = self.arm
+        self.arm()
 
     def stop(self) -> None:
+        self.sampler.on_beat = None
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
 

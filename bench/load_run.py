@@ -120,7 +120,8 @@ class LoadRun:
         self._idle.set()
         self.timer_cpu: dict[str, float] = collections.defaultdict(float)
         self.timer_count = 0
-        self._background: list[asyncio.Task[Any]] = []
+        self._background: list[asyncio.Task[Any]] = []  # the sampler and the pruner
+        self._restarts: list[asyncio.Task[Any]] = []
         self._restarting: set[Table] = set()
         self.setup_failures = 0
         self.idle_loop = 0.0  # the event loop's own CPU per second with no game: the probes' cost
@@ -145,7 +146,7 @@ class LoadRun:
         ]
 
     def remove(self) -> None:
-        for task in self._background:
+        for task in self._background + self._restarts:
             task.cancel()
         self.sampler.stop()
         self.stacks.stop()
@@ -402,7 +403,8 @@ class LoadRun:
                 self._restarting.discard(table)
                 self.push(table, REAL_MONOTONIC())
 
-        self._background.append(asyncio.create_task(again()))
+        self._restarts = [task for task in self._restarts if not task.done()]
+        self._restarts.append(asyncio.create_task(again()))
 
     def serve(self, due: float, tries: int = 64) -> bool:
         """Give the arrival due at ``due`` to the table that has waited longest and can press."""
@@ -497,7 +499,7 @@ class LoadRun:
 
     async def quiesce(self) -> None:
         """No more restarts or follow-ups: let the background work finish."""
-        for task in list(self._background[2:]):
+        for task in list(self._restarts):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(task), 30)
         await self.drain()

@@ -209,15 +209,23 @@ class Wire:
         self.env = env
         self.meter = meter
         self.original = sim_router.dispatch
+        self.original_form = sim_router.parse_form
         self.waiting: dict[int, Any] = {}  # interaction id -> the press's bucket
         self.edits = EditWindows()
         self.errors: collections.Counter[tuple[str, int]] = collections.Counter()
 
     def install(self) -> None:
         sim_router.dispatch = self.dispatch
+        sim_router.parse_form = self.parse_form
 
     def remove(self) -> None:
         sim_router.dispatch = self.original
+        sim_router.parse_form = self.original_form
+
+    def parse_form(self, *args: Any, **kwargs: Any) -> Any:
+        """SimCord reading a multipart upload (a picture) is Discord's side too."""
+        with self.meter.section("simcord"):
+            return self.original_form(*args, **kwargs)
 
     def dispatch(self, backend: Any, method: str, path: str, **kwargs: Any) -> Any:
         at = REAL_MONOTONIC()
