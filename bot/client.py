@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
+from bot.publisher import Publishers
 from bot.sessions import SessionRegistry
 from bot.storage import Storage
 
@@ -46,6 +47,7 @@ class GameBot(commands.Bot):
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
         self.config = config
         self.sessions = SessionRegistry()
+        self.publishers = Publishers(self)
         self.game_cogs: dict[str, GameCog] = {}
         self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
         self.storage: Storage

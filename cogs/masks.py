@@ -21,7 +21,7 @@ from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
-from bot.sessions import PLAYING, Session
+from bot.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class MasksCog(
         # a moderator may have pressed Start for the host.
         mime = session.engine.view(None)["mime"]
         if interaction.user.id == session.players[mime]:
-            session.last_interaction[mime] = interaction
+            session.last_interaction[mime] = SeatToken.of(interaction)
             await self._deliver(session, session.engine.turn_events(), interaction, mime)
 
     # ------------------------------------------------------------------ emoji miming
