@@ -91,6 +91,7 @@ class GameBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        self.publishers.close()
         await super().close()
         storage = getattr(self, "storage", None)
         if storage is not None:

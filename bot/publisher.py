@@ -290,5 +290,12 @@ class Publishers:
     def channel(self, session: Session) -> discord.PartialMessageable:
         return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
 
+    def close(self) -> None:
+        """The process stops: edits still waiting are dropped (a restored game draws its board
+        again)."""
+        for publisher in list(self._by_channel.values()):
+            if publisher._task is not None:
+                publisher._task.cancel()
+
     def __len__(self) -> int:
         return len(self._by_channel)

@@ -54,6 +54,7 @@ def restart_bot(simcord_env, make_bot):
         for session in old.sessions:
             if session.timer is not None:
                 session.timer.cancel()
+        old.publishers.close()
         await old.storage.close()
         new = make_bot(game_cogs)
         await simcord_env.restart_bot(new)
