@@ -23,7 +23,7 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
-from bot.publisher import Publisher
+from bot.publisher import Publisher, release
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, SeatToken, Session
 from bot.storage import GameRecord, PlayerRecord
 
@@ -164,7 +164,9 @@ class GameCog(commands.GroupCog):
         async with session.lock:
             lobby = self._lobby(session)
             publisher = self.publisher(session)
-            await interaction.response.send_message(**await publisher.message_kwargs(lobby))
+            kwargs = await publisher.message_kwargs(lobby)
+            await interaction.response.send_message(**kwargs)
+            release(kwargs)
             message = await interaction.original_response()
             session.board_message_id = message.id
             publisher.posted(message.id, lobby)
@@ -380,6 +382,7 @@ class GameCog(commands.GroupCog):
                 await target.response.send_message(ephemeral=True, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)
+            release(message)
         except discord.HTTPException as error:
             if error.status not in TOKEN_REFUSED:
                 raise  # a malformed message is a bug, not a refusal

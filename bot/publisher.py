@@ -52,6 +52,15 @@ def picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
+def release(message: dict[str, Any]) -> None:
+    """Once a message is sent: its view's items point back at the view (discord.py's
+    ``add_item``), a cycle that outlives the board until a full garbage collection, which is
+    long with many games open. Emptied, the view and the board go with their last reference."""
+    view = message.get("view")
+    if view is not None:
+        view.clear_items()
+
+
 async def picture_files(board: Board) -> list[discord.File]:
     """The board's picture as the files of a message: none without a picture."""
     return [await board.picture.file()] if board.picture is not None else []
@@ -98,12 +107,14 @@ class Publisher:
             try:
                 await interaction.response.edit_message(**kwargs)
             except discord.HTTPException as error:
+                release(kwargs)
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
                 if not isinstance(error, discord.NotFound) or error.code != UNKNOWN_INTERACTION:
                     self.shown = None
                     raise
                 # Answered after Discord's 3 s: the move stands, so edit the board message itself.
             else:
+                release(kwargs)
                 self.waiting = None  # this answer showed the latest board
                 # A REST edit in flight might land after this answer: it is then sent again.
                 self._answered_in_flight = self._in_flight
@@ -210,6 +221,7 @@ class Publisher:
         self._in_flight, self._answered_in_flight = True, False
         try:
             await self._publishers.channel(session).get_partial_message(message_id).edit(**kwargs)
+            release(kwargs)
         except discord.NotFound:
             return await self._post_again(message_id)
         except discord.HTTPException as error:
@@ -239,7 +251,9 @@ class Publisher:
         channel = self._publishers.channel(session)
         old = session.board_message_id
         self.waiting = None
-        message = await channel.send(**await self.message_kwargs(board))
+        kwargs = await self.message_kwargs(board)
+        message = await channel.send(**kwargs)
+        release(kwargs)
         session.board_message_id = message.id
         self.posted(message.id, board)
         if self._publishers.alive(session):
