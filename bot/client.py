@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
+from bot.gc_tuning import tune_garbage_collector
 from bot.publisher import Publishers
 from bot.sessions import SessionRegistry
 from bot.storage import Storage
@@ -81,6 +82,7 @@ class GameBot(commands.Bot):
             restored += 1
         log.info("restored %d open session(s)", restored)
         await self._sync_commands()
+        tune_garbage_collector()
 
     async def _sync_commands(self) -> None:
         if self.config.dev_guild_id:

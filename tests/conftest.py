@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,16 @@ from tapgame import TapCog  # noqa: E402
 
 from bot.client import GameBot, create_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def collector_as_found():
+    """Every bot tunes the process's garbage collector as it starts (``bot.gc_tuning``); tests
+    start hundreds of bots in one process, so each test leaves the collector as it found it."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 @pytest.fixture
