@@ -23,6 +23,20 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
+def redacted(url: str) -> str:
+    """A database address fit for a log line or an error message: without its password."""
+    scheme, _, rest = url.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not at:
+        return url
+    user = credentials.partition(":")[0]
+    return f"{scheme}://{user}@{place}"
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be opened; the message says which one (never its password) and why."""
+
+
 @dataclass(frozen=True)
 class PlayerRecord:
     user_id: int

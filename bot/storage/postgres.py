@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from bot.storage import GameRecord, KindStats, Shards, Standing, Storage, fold_stats
+from bot.storage import (
+    GameRecord,
+    KindStats,
+    Shards,
+    Standing,
+    Storage,
+    StorageUnavailable,
+    fold_stats,
+    redacted,
+)
 
 if TYPE_CHECKING:
     import asyncpg
@@ -97,10 +106,15 @@ class PostgresStorage(Storage):
         try:
             import asyncpg
         except ImportError as error:  # the extra is optional: SQLite needs none of it
-            raise RuntimeError(
+            raise StorageUnavailable(
                 "DATABASE_URL names a PostgreSQL server, which needs asyncpg: pip install -e '.[postgres]'"
             ) from error
-        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=POOL_SIZE, server_settings=SERVER_SETTINGS)
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=POOL_SIZE, server_settings=SERVER_SETTINGS
+            )
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StorageUnavailable(f"Could not open the database at {redacted(dsn)}: {error}") from error
         storage = cls(pool)
         try:
             await storage._migrate()
