@@ -81,8 +81,8 @@ async def make_bot(db_path: Path, database: dict[str, str]):
             database_path=str(db_path),
             dev_guild_id=None,
             log_level="INFO",
-            shard_count=1,  # SimCord needs a count; a real run may ask Discord for one
-            **{**database, **settings},
+            # SimCord needs a shard count; a real run may ask Discord for one.
+            **{"shard_count": 1, **database, **settings},
         )
         cogs = [TapCog] if game_cogs is None else game_cogs
         bot = create_bot(config, game_cogs=cogs)
@@ -105,13 +105,13 @@ def restart_bot(simcord_env, make_bot):
     closed, then a new bot comes up on the same database. SimCord alone only detaches the old bot,
     whose sleeping timers would wake later and write stale state over the new bot's."""
 
-    async def restart(game_cogs=None) -> GameBot:
+    async def restart(game_cogs=None, **settings) -> GameBot:
         old = simcord_env.bot
         for session in old.sessions:
             if session.timer is not None:
                 session.timer.cancel()
         await old.storage.close()
-        new = make_bot(game_cogs)
+        new = make_bot(game_cogs, **settings)
         await simcord_env.restart_bot(new)
         return new
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from bot.storage import GameRecord, PlayerRecord, Shards, Storage, postgres, sqlite
 
 GUILD, OTHER_GUILD = 111, 222
+REPOSITORY = Path(__file__).resolve().parents[2]
 MIGRATIONS = {"sqlite": sqlite.MIGRATIONS, "postgres": postgres.MIGRATIONS}
 
 
@@ -106,6 +110,50 @@ async def test_two_writers_recording_the_same_game_record_it_once(target):
     finally:
         for writer in writers:
             await writer.close()
+
+
+# One bot process recording a finished game: it opens the database, waits for the agreed instant,
+# records the game, and prints whether it was the one that stored it.
+RECORD_IN_A_PROCESS = """
+import asyncio, sys, time
+from bot.storage import GameRecord, PlayerRecord, Storage
+
+async def main(target, start_at):
+    store = await Storage.open(target)
+    record = GameRecord("raced", 111, 5, "tap", {}, 42, 1000, 2000, "finished",
+                        [PlayerRecord(1, 0, 3, True), PlayerRecord(2, 1, 1, False)])
+    time.sleep(max(0.0, start_at - time.time()))
+    print(await store.record_game(record))
+    await store.close()
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+async def test_two_processes_racing_to_record_the_same_game_record_it_once(target):
+    await (await Storage.open(target)).close()  # migrated before the race: the race is the record
+    start_at = time.time() + 2  # both processes are up by then, and record at the same moment
+    racers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RECORD_IN_A_PROCESS,
+            target,
+            str(start_at),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=REPOSITORY,  # this checkout's bot package, whichever environment runs the tests
+        )
+        for _ in range(2)
+    ]
+    outputs = [(await racer.communicate())[0].decode().strip() for racer in racers]
+    assert sorted(outputs) == ["False", "True"]
+    store = await Storage.open(target)
+    try:
+        assert await store.game_count(GUILD) == 1
+        rows, total = await store.leaderboard(GUILD, "tap")
+        assert total == 2 and [(r.user_id, r.games, r.wins) for r in rows] == [(1, 1, 1), (2, 1, 0)]
+    finally:
+        await store.close()
 
 
 async def test_database_runs_in_wal_mode(sqlite_storage):
