@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
+from bot.components import bound_id  # noqa: E402
 from bot.games.kabuki.board import picture_key, render_picture  # noqa: E402
 from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
 from bot.games.kabuki.pictures import render_board  # noqa: E402
@@ -90,7 +91,9 @@ async def main() -> None:
             gc.collect()
             view = session.engine.view(None)
             who = members[view["current"]["seat"]]
-            custom_id = f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}"
+            custom_id = bound_id(
+                f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}", session.tag
+            )
             board = next(m for m in reversed(channel.history()) if m.id == board_id)
             samples.append(
                 await cpu_ms(lambda who=who, board=board, c=custom_id: who.click(board, custom_id=c))
@@ -120,7 +123,10 @@ async def stop_series(bot, env, guild, members, ack_message) -> tuple[list[float
         view = session.engine.view(None)
         placer = view["current"]["seat"]
         await members[placer].click(
-            channel.last_message, custom_id=f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}"
+            channel.last_message,
+            custom_id=bound_id(
+                f"pc:{channel.id}:place:{stack_for(view['turn'])}-{view['turn']}", session.tag
+            ),
         )
         if session.engine.is_over or bot.sessions.get(channel.id) is not session:
             continue
@@ -128,7 +134,7 @@ async def stop_series(bot, env, guild, members, ack_message) -> tuple[list[float
         if view["stop_window"] is None:
             continue  # the placement ended the round
         board = channel.last_message
-        custom_id = f"pc:{channel.id}:stop:{view['stop_window']['turn']}"
+        custom_id = bound_id(f"pc:{channel.id}:stop:{view['stop_window']['turn']}", session.tag)
         challenger = members[(placer + 1) % len(members)]
         gc.collect()
         base.append(await cpu_ms(lambda: members[0].click(ack_message, custom_id="ackbench")))

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.board import Board  # noqa: E402
-from bot.components import make_view  # noqa: E402
+from bot.components import bound_id, make_view  # noqa: E402
 from bot.games.kingdom.board import POWERS, card_embed, card_file, component_for  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
@@ -45,8 +45,9 @@ async def press(env, channel, member, action):
     """The click for ``action``, looked up now and made when awaited: the lookup (SimCord's view
     of the channel) is the bench's work, not the bot's, so it stays unmeasured. A power is pressed
     on the member's card panel, which My card opens first: a look, not a move, so unmeasured too."""
-    engine = env.bot.sessions.get(channel.id).engine
-    kind, custom_id, value = component_for(action, engine.version, channel.id)
+    session = env.bot.sessions.get(channel.id)
+    kind, custom_id, value = component_for(action, session.engine.version, channel.id)
+    custom_id = bound_id(custom_id, session.tag)
     message = channel.last_message
     if action["type"] in POWERS:
         message = (await member.click(message, label="My card")).response

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
+from bot.components import bound_id  # noqa: E402
 from bot.games.masks.pictures import board_png  # noqa: E402
 from cogs.masks import MasksCog  # noqa: E402
 
@@ -57,7 +58,7 @@ async def main() -> None:
             per_turn_base.append([])
             for tile, seat in enumerate(s for s in range(PLAYERS) if s != view["mime"]):
                 message = next(m for m in reversed(channel.history()) if m.id == session.board_message_id)
-                custom_id = f"pc:{channel.id}:slap:{view['turn']}.{tile}"
+                custom_id = bound_id(f"pc:{channel.id}:slap:{view['turn']}.{tile}", session.tag)
                 press = members[seat].click
                 # Each slap follows a bare acknowledge, so both meet the same machine weather; the
                 # garbage collector runs between samples, not inside whichever press trips it.

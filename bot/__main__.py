@@ -1,9 +1,4 @@
-"""Command line.
-
-python -m bot                         run the bot (needs DISCORD_TOKEN)
-python -m bot play [--port N]         the local playground in a browser, no token needed
-python -m bot simulate GAME [...]     computer players play whole games (kabuki, masks, kingdom)
-"""
+"""The command line: run the bot, the browser playground, or a game's simulator (``--help``)."""
 
 from __future__ import annotations
 
@@ -11,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import importlib
+import io
 import logging
 import sys
 
@@ -81,7 +77,7 @@ def run_bot() -> int:
     return 0
 
 
-def run_playground(argv: list[str]) -> int:
+def _play_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot play", description="Play every game in a local browser."
     )
@@ -92,7 +88,11 @@ def run_playground(argv: list[str]) -> int:
         default=":memory:",
         help="SQLite file for standings (default: in memory, gone when you stop)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run_playground(argv: list[str]) -> int:
+    args = _play_parser().parse_args(argv)
     try:
         import simcord.preview  # noqa: F401
 
@@ -106,18 +106,47 @@ def run_playground(argv: list[str]) -> int:
     return 0
 
 
+HELP = ("-h", "--help")
+
+
+def _simulator_usage(game: str) -> str:
+    """A simulator's own usage line, as its parser prints it: each simulator owns its options."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        importlib.import_module(SIMULATORS[game]).main(["--help"])
+    return out.getvalue().split("\n\n")[0]  # argparse prints the usage first, then a blank line
+
+
+def usage(*, simulators_only: bool = False) -> str:
+    parts = [f"{_simulator_usage(game)}\n  {game}: computer players play whole games" for game in SIMULATORS]
+    if not simulators_only:
+        parts[:0] = [
+            "usage: python -m bot [run]\n  run the bot on Discord (needs DISCORD_TOKEN, see .env.example)",
+            _play_parser().format_usage().rstrip() + "\n  the local playground in a browser, no token needed",
+        ]
+        parts.append("Add --help after a command for its options.")
+    return "\n\n".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] == "run":
+    if args and args[0] in HELP or args[:1] == ["run"] and args[1:2] and args[1] in HELP:
+        print(usage())
+        return 0
+    if not args or args == ["run"]:
         return run_bot()
     if args[0] == "play":
         return run_playground(args[1:])
     if args[0] == "simulate":
+        if args[1:2] and args[1] in HELP:
+            print(usage(simulators_only=True))
+            return 0
         if len(args) < 2 or args[1] not in SIMULATORS:
-            print(f"usage: python -m bot simulate {{{','.join(SIMULATORS)}}} [options]", file=sys.stderr)
+            print(usage(simulators_only=True), file=sys.stderr)
             return 2
         return importlib.import_module(SIMULATORS[args[1]]).main(args[2:])
-    print(__doc__, file=sys.stderr)
+    problem = "run takes no options" if args[0] == "run" else f"Unknown command {args[0]!r}."
+    print(f"{problem}\n\n{usage()}", file=sys.stderr)
     return 2
 
 

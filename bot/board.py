@@ -72,8 +72,8 @@ def lobby_board(
     embed.add_field(name=f"Players ({seated}/{max_players})", value=player_list(names), inline=True)
     embed.add_field(name="Options", value=options_text or "standard rules", inline=True)
     if closes_at_s is not None:
-        embed.set_footer(text="The lobby closes by itself after 10 minutes without activity.")
-        embed.add_field(name="Closes", value=f"<t:{closes_at_s}:R> if idle", inline=False)
+        # Said once, as a countdown every client keeps current.
+        embed.add_field(name="Closes", value=f"<t:{closes_at_s}:R> if nobody joins or leaves", inline=False)
     items = [
         GameButton(channel_id, "join", label="Join", style=discord.ButtonStyle.success),
         GameButton(channel_id, "leave", label="Leave"),

@@ -122,6 +122,19 @@ class GameBot(commands.AutoShardedBot):
             finally:
                 self.metrics.pressed(session.kind if session else "none", started, interaction)
 
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._maybe_board_deleted(payload.channel_id, {payload.message_id})
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self._maybe_board_deleted(payload.channel_id, payload.message_ids)
+
+    async def _maybe_board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        """Raw events, because the client keeps no message cache; every deletion the bot can see
+        passes here, so anything but a board is dismissed at once."""
+        session = self.sessions.get(channel_id)
+        if session is not None and session.board_message_id in message_ids:
+            await self.game_cogs[session.kind].board_deleted(session, session.board_message_id)
+
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message."""
         try:
@@ -131,8 +144,23 @@ class GameBot(commands.AutoShardedBot):
                 return await reply_private(
                     interaction, "This game is over. Start a new one with a `/… new` command."
                 )
+            if press.game and press.game != session.tag:
+                self.metrics.refused(session.kind, "earlier_game")
+                return await reply_private(
+                    interaction,
+                    "That message is from an earlier game in this channel: it does nothing now. "
+                    f"This channel's game is here: {message_link(session)}",
+                )
             cog = self.game_cogs[session.kind]
             on_board = interaction.message is not None and interaction.message.id == session.board_message_id
+            if not on_board and not press.game:
+                # Sent before game marks existed: the board message binds such a press to its
+                # game (each game posts its own), nothing else does.
+                self.metrics.refused(session.kind, "old_board")
+                return await reply_private(
+                    interaction,
+                    f"That message is out of date. The game goes on here: {message_link(session)}",
+                )
             if not on_board and not cog.on_panel(interaction, press):
                 self.metrics.refused(session.kind, "old_board")
                 return await reply_private(

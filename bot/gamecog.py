@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
+from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
@@ -53,6 +53,11 @@ def _picture_key(board: Board) -> Any:
     return board.picture.key if board.picture is not None else None
 
 
+# What a board message shows when this process has not drawn it (a board restored after a
+# restart): unequal to every picture key, None included, so the next edit states its picture.
+UNKNOWN_PICTURE = object()
+
+
 def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
@@ -71,9 +76,10 @@ class GameCog(commands.GroupCog):
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
     score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
+    score_label_one: ClassVar[str] = "point"  # the same for a score of 1: "VP", "card"…
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
-    # panel from acting on a newer state.
+    # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, bot: GameBot) -> None:
@@ -178,14 +184,14 @@ class GameCog(commands.GroupCog):
             self._schedule(session)
 
     def _lobby(self, session: Session) -> Board:
-        engine = self.engine_cls
+        low, high = self.engine_cls.players_range(session.options)
         return lobby_board(
             title=self.title,
             channel_id=session.channel_id,
             host_name=session.names.get(session.host_id, "the host"),
             names=session.seat_names(),
-            min_players=engine.min_players,
-            max_players=engine.max_players,
+            min_players=low,
+            max_players=high,
             options_text=self.options_text(session.options),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
         )
@@ -195,7 +201,7 @@ class GameCog(commands.GroupCog):
         if press.name == "join":
             if session.seat_of(user.id) is not None:
                 return await self._refuse(interaction, "lobby", "You already have a seat in this lobby.")
-            if len(session.players) >= self.engine_cls.max_players:
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
                 return await self._refuse(interaction, "lobby", "This lobby is full.")
             session.players.append(user.id)
             session.names[user.id] = user.display_name
@@ -223,11 +229,10 @@ class GameCog(commands.GroupCog):
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         count = len(session.players)
         engine = self.engine_cls
-        if not engine.min_players <= count <= engine.max_players:
+        low, high = engine.players_range(session.options)
+        if not low <= count <= high:
             return await self._refuse(
-                interaction,
-                "lobby",
-                f"{self.title} needs {engine.min_players}–{engine.max_players} players; {count} seated.",
+                interaction, "lobby", f"{self.title} needs {low}–{high} players; {count} seated."
             )
         now = snowflake_ms(interaction.id)
         try:
@@ -289,6 +294,15 @@ class GameCog(commands.GroupCog):
         """Tell only the presser why their press changed nothing; counted by reason in the metrics."""
         self.bot.metrics.refused(self.kind, reason)
         await reply_private(interaction, text)
+
+    @staticmethod
+    def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
+        """A private message's controls bound to this game (see ``bot.components.bind``): a game
+        sending a panel itself passes it through here."""
+        view = message.get("view")
+        if view is not None:
+            bind(view.children, session.tag)
+        return message
 
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
@@ -368,6 +382,7 @@ class GameCog(commands.GroupCog):
         """A private message through ``target``: its answer, or else a followup. Discord may
         refuse it (a token revoked or expired, a press answered too late): the move already
         happened, so the refusal must not fail the press nor stop the other seats' messages."""
+        message = self.bound(session, message)
         try:
             if answer and self._from_panel(session, target):
                 # The panel's controls are spent: the news replaces them.
@@ -401,6 +416,7 @@ class GameCog(commands.GroupCog):
         self, session: Session, board: Board, *, editing: bool = False
     ) -> dict[str, Any]:
         board.attach_picture()
+        bind(board.items, session.tag)
         kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
         view = board.view()
         if view is not None or editing:
@@ -412,7 +428,9 @@ class GameCog(commands.GroupCog):
 
     def _picture_on_board(self, session: Session) -> Any:
         shown = self._shown.get(session.channel_id)
-        return _picture_key(shown[1]) if shown and shown[0] == session.board_message_id else None
+        if shown is None or shown[0] != session.board_message_id:
+            return UNKNOWN_PICTURE  # an edit that leaves out `attachments` keeps whatever is there
+        return _picture_key(shown[1])
 
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
@@ -421,6 +439,7 @@ class GameCog(commands.GroupCog):
         came from that message, else as an edit; a board that cannot be edited any more is posted
         anew. A board identical to the one shown is not sent again: a press that changes nothing
         public (joining a race) is then answered privately, which costs Discord one request less."""
+        bind(board.items, session.tag)  # before comparing: the board on show is bound
         if self._unchanged(session, board):
             return
         await self._show(session, board, interaction)
@@ -500,6 +519,26 @@ class GameCog(commands.GroupCog):
                 )
         return message
 
+    async def board_deleted(self, session: Session, message_id: int) -> None:
+        """Someone deleted the board message: the game goes on, on a new one that says why. The
+        bot never deletes a board itself (it empties an old one by an edit), so this cannot loop."""
+        async with session.lock:
+            if not self._alive(session, session.status) or session.board_message_id != message_id:
+                return  # ended meanwhile, or already posted anew by an edit that found it gone
+            session.board_message_id = None  # nothing left to empty
+            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
+            board.content = "The board message was deleted, so here it is again."
+            try:
+                await self.repost(session, board)
+            except discord.HTTPException as error:
+                # No right to post here any more, say: the next redraw or /board tries again.
+                log.warning(
+                    "board of channel %s deleted and not posted again: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
+
     # ------------------------------------------------------------------ endings
 
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
@@ -527,6 +566,7 @@ class GameCog(commands.GroupCog):
                 seat=seat,
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
+                name=session.names.get(user_id),
             )
             for seat, user_id in enumerate(session.players)
         ]
@@ -570,6 +610,7 @@ class GameCog(commands.GroupCog):
         """Bring back a session saved before a restart and re-arm its timer."""
         session = Session.from_json(data, self.engine_cls)
         self.bot.sessions.add(session)
+        self._shown.pop(session.channel_id, None)  # what its board message shows is unknown
         if session.engine is not None and session.engine.is_over:
             # Stopped between the last action and the recording: finish it now.
             session.timer = asyncio.create_task(self._finish_restored(session))

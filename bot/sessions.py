@@ -8,6 +8,7 @@ the timer task, and is saved as JSON after every accepted action so a restart lo
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,13 @@ class Session:
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def tag(self) -> str:
+        """A short public mark of this game, in the custom id of every component it sends, so a
+        message kept from an earlier game in the channel is told apart (its own version counters
+        start again at 0 every game). Not a secret: custom ids are public."""
+        return hashlib.blake2b(self.game_key.encode(), digest_size=4).hexdigest()
 
     def seat_of(self, user_id: int) -> int | None:
         try:

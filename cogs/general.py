@@ -13,11 +13,21 @@ from discord.ext import commands
 from bot.board import GAME_COLOUR
 from bot.components import make_view
 from bot.gamecog import is_moderator, reply_private
+from bot.storage import Standing
+from bot.words import plural
 
 if TYPE_CHECKING:
     from bot.client import GameBot
 
 PAGE_SIZE = 10
+
+
+def standing_name(row: Standing) -> str:
+    """The name saved with the member's games, which reads well even where the client cannot
+    resolve the mention (a member who left, the playground); the mention still links the member."""
+    if row.name is None:
+        return f"<@{row.user_id}>"  # recorded before names were saved
+    return f"{discord.utils.escape_markdown(row.name)} (<@{row.user_id}>)"
 
 
 async def leaderboard_page(bot: GameBot, guild_id: int, kind: str, page: int) -> tuple[discord.Embed, list]:
@@ -35,8 +45,8 @@ async def leaderboard_page(bot: GameBot, guild_id: int, kind: str, page: int) ->
     else:
         better = "fewer is better" if lower else "more is better"
         lines = [
-            f"**{page * PAGE_SIZE + i + 1}.** <@{row.user_id}> — {row.wins} win{'s' if row.wins != 1 else ''}, "
-            f"{row.score} {cog.score_label} in {row.games} game{'s' if row.games != 1 else ''}"
+            f"**{page * PAGE_SIZE + i + 1}.** {standing_name(row)} — {plural(row.wins, 'win')}, "
+            f"{plural(row.score, cog.score_label_one, cog.score_label)} in {plural(row.games, 'game')}"
             for i, row in enumerate(rows)
         ]
         embed.description = "\n".join(lines)
@@ -133,12 +143,13 @@ class GeneralCog(commands.Cog):
                 cog = bot.game_cogs.get(row.kind)
                 title = cog.title if cog else row.kind
                 label = cog.score_label if cog else "points"
+                one = cog.score_label_one if cog else "point"
                 lines = [
                     f"Games: **{row.games}** · Wins: **{row.wins}**",
                     f"Total {label}: **{row.total_score}**",
                 ]
                 if row.best_score is not None:
-                    lines.append(f"Best game: **{row.best_score}** {label}")
+                    lines.append(f"Best game: **{plural(row.best_score, one, label)}**")
                 if row.abandoned:
                     lines.append(f"Abandoned: {row.abandoned}")
                 embed.add_field(name=title, value="\n".join(lines), inline=True)

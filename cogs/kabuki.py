@@ -35,8 +35,9 @@ mask and height, the card on show, tokens, totals and the last event — no log 
 • **Grace**: after a placement the next player must wait a moment (default 3 s) so the others can \
 press Stop!. Stop! stays live until the next card is placed (for the last card: for the grace).
 • **Fair race**: presses arriving within the race window (default 250 ms) of the first Stop! all \
-compete, and the earliest by Discord's own timestamp wins, not the order the bot read them. You \
-are told privately that your press counted, and by how many ms you lost if you did.
+compete, and the earliest by Discord's own timestamp wins, not the order the bot read them. The \
+first Stop! shows on the board at once; a later press in the window is confirmed to you \
+privately, and if you lose the race you are told privately who beat you and by how many ms.
 • **Reveal**: the challenged stack is shown on the board to everyone for a few seconds \
 (default 8 s), matches marked, then hidden again. Play pauses meanwhile.
 • **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
@@ -55,6 +56,7 @@ class KabukiCog(
     engine_cls = KabukiEngine
     rules_summary = RULES
     score_label = "VP"
+    score_label_one = "VP"
 
     @app_commands.command(name="new", description="Open a Kabuki lobby in this channel")
     @app_commands.describe(
@@ -84,7 +86,8 @@ class KabukiCog(
     def options_text(self, options: Mapping[str, Any]) -> str:
         o = {**DEFAULT_OPTIONS, **options}
         return (
-            f"Grace: {_seconds(o['grace_ms'])}\nRace window: {o['race_window_ms']} ms\n"
+            f"Grace: {_seconds(o['grace_ms'])}\n"
+            f"Stop! race: the earliest press within {_seconds(o['race_window_ms'])} of the first wins\n"
             f"Reveal: {_seconds(o['reveal_ms'])}\nTurn timer: {_seconds(o['turn_ms'])}"
         )
 

@@ -32,6 +32,8 @@ GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
 RULES = """\
 **Goal.** Each round everyone holds one secret character card (0 Death … 12 King). After one \
 action each, the **lowest** card takes a token (Death always loses). Fewest tokens wins.
+**Deal.** The first dealer is chosen randomly; then the deal passes to the right: each round's \
+first player deals the next one.
 **Your turn** (starting right of the dealer, the dealer last): **Stand**; **Exchange** with the \
 player to your right (the dealer instead discards face up and **cuts** the deck); or use the power \
 of the card you hold, revealing it: **Trader** swaps with the deck's top card, **Thief** looks at \
@@ -52,7 +54,8 @@ Trader on the deck), tokens, and after each round every card with its final valu
 The board's buttons (Stand, Exchange or Cut, the Thief's Take or Keep) are the same whatever the \
 active player holds, so they give nothing away; only the active player can use them. To use a \
 power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
-legal targets (King holders never). Cards you receive and the Thief's look reach you privately. \
+legal targets (King holders never). Cards you receive and the Thief's look reach you privately; \
+a power you receive after your own turn cannot be used that round. \
 An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 """
@@ -62,6 +65,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     engine_cls = KingdomEngine
     rules_summary = RULES
     score_label = "tokens"
+    score_label_one = "token"
     panel_presses = render.PANEL_PRESSES
 
     async def cog_load(self) -> None:
@@ -160,7 +164,11 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "card" and event.data.get("how") != "deal":
-            return render.received_message(event.data, self._names(session))
+            engine = session.engine
+            assert isinstance(engine, KingdomEngine)
+            # Rendered after the move: the round may be over already (the dealer's cut).
+            spent = engine.phase != "play" or seat in engine.acted
+            return render.received_message(event.data, self._names(session), spent=spent)
         if event.kind == "peek":
             return render.peek_message(event.data, self._names(session))
         return None
@@ -172,7 +180,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             return False
         assert session.engine is not None
         message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
-        await interaction.response.send_message(ephemeral=True, **message)
+        await interaction.response.send_message(ephemeral=True, **self.bound(session, message))
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = interaction
         return True

@@ -64,23 +64,27 @@ class MasksCog(
 ):
     engine_cls = MasksEngine
     score_label = "cards"
+    score_label_one = "card"
     rules_summary = (
         "**Island of Monster Masks** (3–8 players). Each turn one player is the **Mime**: they draw a "
         "secret monster card and act out its face without words. Everyone else slaps **one** of the 16 "
-        "monster tiles; a tile goes to the first to slap it, and a slap can't be changed. When all have "
-        "slapped (or time is up, or the Mime ends the guessing) the card is revealed: the player holding "
+        "monster tiles; a tile goes to the first to slap it, and a slap can't be changed: if someone "
+        "else was first, you hold no tile this turn. When all have slapped, won or lost (or time is up, "
+        "or the Mime ends the guessing) the card is revealed: the player holding "
         "its tile and the Mime each win a card; if nobody guessed it, both cards leave the game. The "
         "Mime passes to the next seat. When the deck (6 cards per player) runs out, most cards wins; "
         "ties share the win.\n\n"
         "**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a "
         "claimed tile shows its holder. Two slaps on one tile within a quarter second are a race: the "
-        "earlier Discord timestamp wins and the loser is told privately, and may slap another tile. "
+        "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
         "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
         "early; the guess timer is 60 s unless set otherwise.\n"
         "**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot "
         "runs cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if "
         "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
-        "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no)."
+        "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no).\n"
+        f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
+        "reveal then waits for the loser's second slap."
     )
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
@@ -88,6 +92,7 @@ class MasksCog(
         guess_seconds="Seconds the guessers have each turn (default 60)",
         mime_mode="How the Mime acts: camera (voice/video call) or emoji (in this channel)",
         sounds="Variant: the Mime may make sounds, but no words",
+        second_chance=masks_board.SECOND_CHANCE,
     )
     async def new(
         self,
@@ -95,8 +100,14 @@ class MasksCog(
         guess_seconds: app_commands.Range[int, 5, 600] = 60,
         mime_mode: Literal["camera", "emoji"] = "camera",
         sounds: bool = False,
+        second_chance: bool = False,
     ) -> None:
-        options = {"guess_ms": guess_seconds * 1000, "mime_mode": mime_mode, "sounds": sounds}
+        options = {
+            "guess_ms": guess_seconds * 1000,
+            "mime_mode": mime_mode,
+            "sounds": sounds,
+            "second_chance": second_chance,
+        }
         await self.open_lobby(interaction, options)
 
     # ------------------------------------------------------------------ rendering
@@ -118,10 +129,12 @@ class MasksCog(
         if event.kind == "secret_card":
             return masks_board.card_message(data["card"], data["name"], data["turn"])
         if event.kind == "race_lost":
-            return {
-                "content": f"⚡ **{names[data['winner']]}** slapped **{data['name']}** {data['by_ms']} ms "
-                "before you. Your slap is still yours: slap another free tile!"
-            }
+            beaten = (
+                f"⚡ **{names[data['winner']]}** slapped **{data['name']}** {data['by_ms']} ms before you. "
+            )
+            if data["again"]:
+                return {"content": beaten + "Second chance: slap another free tile!"}
+            return {"content": beaten + "A slap can't be changed: you hold no tile this turn."}
         if event.kind == "slapped":  # the presser's own answer, made in _deliver from public events
             return {
                 "content": f"✋ You slapped **{data['name']}**. If someone slapped it too, the "

@@ -56,6 +56,15 @@ def postgres_url(postgres_server):
     postgres_server.drop_database(name)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def storage_target(request, tmp_path: Path) -> str:
+    """Where a storage test's database lives: a SQLite file, or a fresh PostgreSQL database. A
+    test that takes it runs on both backends."""
+    if request.param == "postgres":
+        return request.getfixturevalue("postgres_url")
+    return str(tmp_path / "nested" / "bot.db")
+
+
 @pytest.fixture
 def backend() -> str:
     """The storage a test's bot runs on; a test parametrizes it to run on PostgreSQL as well."""

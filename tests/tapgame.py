@@ -124,6 +124,7 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
     engine_cls = TapEngine
     rules_summary = "Tap when it is your turn."
     score_label = "taps"
+    score_label_one = "tap"
 
     @app_commands.command(name="new", description="Open a Tap lobby")
     async def new(self, interaction: discord.Interaction, target: app_commands.Range[int, 1, 50] = 3) -> None:

@@ -147,6 +147,12 @@ class GameEngine(ABC):
         """The final result; only valid once ``is_over``."""
 
     @classmethod
+    def players_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and most players ``options`` allow: what a lobby counts towards and when its
+        Start works. Default: the game's own range, whatever the options."""
+        return cls.min_players, cls.max_players
+
+    @classmethod
     def check_players(cls, players: int) -> None:
         if not cls.min_players <= players <= cls.max_players:
             raise ValueError(f"{cls.title} needs {cls.min_players}–{cls.max_players} players, not {players}.")

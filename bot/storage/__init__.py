@@ -43,6 +43,7 @@ class PlayerRecord:
     seat: int
     score: int
     won: bool
+    name: str | None = None  # the display name in that game
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class Standing:
     games: int
     wins: int
     score: int  # summed over the games
+    name: str | None = None  # the newest display name saved with any of the member's games here
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX game_players_guild_user ON game_players (guild_id, user_id);
     """,
+    # The display name a seat had in the game, for the leaderboard (see sqlite.py).
+    """
+    ALTER TABLE game_players ADD COLUMN name TEXT;
+    """,
 )
 
 # Any constant every process agrees on: the advisory lock that lets one process migrate at a time.
@@ -83,7 +87,14 @@ INSERT_GAME = (
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (game_key) DO NOTHING RETURNING id"
 )
 INSERT_PLAYER = (
-    "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won) VALUES ($1, $2, $3, $4, $5, $6)"
+    "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won, name) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+# Looked up for the page's rows only: the member's newest saved name in this server.
+NEWEST_NAME = (
+    "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
+    "WHERE q.guild_id = $1 AND h.guild_id = $1 AND q.user_id = p.user_id AND q.name IS NOT NULL "
+    "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
 )
 RANKED = (
     "FROM game_players p JOIN games g ON g.id = p.game_id "
@@ -195,7 +206,10 @@ class PostgresStorage(Storage):
                 return False
             await conn.executemany(
                 INSERT_PLAYER,
-                [(game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won)) for p in record.players],
+                [
+                    (game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won), p.name)
+                    for p in record.players
+                ],
             )
         return True
 
@@ -206,7 +220,8 @@ class PostgresStorage(Storage):
         async with self._pool.acquire() as conn:
             total = await conn.fetchval(f"SELECT COUNT(DISTINCT p.user_id) {RANKED}", guild_id, kind)
             rows = await conn.fetch(
-                f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score) {RANKED} GROUP BY p.user_id "
+                f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {NEWEST_NAME} {RANKED} "
+                "GROUP BY p.user_id "
                 f"ORDER BY SUM(p.won) DESC, SUM(p.score) {order}, COUNT(*) DESC, p.user_id ASC "
                 "LIMIT $3 OFFSET $4",
                 guild_id,
@@ -214,7 +229,7 @@ class PostgresStorage(Storage):
                 limit,
                 offset,
             )
-        return [Standing(int(u), int(n), int(w), int(s)) for u, n, w, s in rows], int(total)
+        return [Standing(int(u), int(n), int(w), int(s), name) for u, n, w, s, name in rows], int(total)
 
     async def stats(
         self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None

@@ -52,6 +52,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX game_players_guild_user ON game_players (guild_id, user_id);
     """,
+    # The display name a seat had in the game: the leaderboard shows it, because a mention of a
+    # member who left (or any member the reader's client has not loaded) reads as a raw <@id>.
+    # Older rows have none and fall back to the mention.
+    """
+    ALTER TABLE game_players ADD COLUMN name TEXT;
+    """,
 )
 
 
@@ -206,8 +212,12 @@ class SqliteStorage(Storage):
             await self._db.execute("ROLLBACK")
             return False
         await self._db.executemany(
-            "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won)) for p in record.players],
+            "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won, name) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won), p.name)
+                for p in record.players
+            ],
         )
         await self._db.execute("COMMIT")
         return True
@@ -223,12 +233,18 @@ class SqliteStorage(Storage):
         args = (guild_id, guild_id, kind)
         async with self._db.execute(f"SELECT COUNT(DISTINCT p.user_id) {base}", args) as cur:
             total = int((await cur.fetchone())[0])
+        # Looked up for the page's rows only: the member's newest saved name in this server.
+        newest_name = (
+            "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
+            "WHERE q.guild_id = ? AND h.guild_id = ? AND q.user_id = p.user_id AND q.name IS NOT NULL "
+            "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
+        )
         async with self._db.execute(
-            f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score) {base} GROUP BY p.user_id "
+            f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {newest_name} {base} GROUP BY p.user_id "
             f"ORDER BY SUM(p.won) DESC, SUM(p.score) {order}, COUNT(*) DESC, p.user_id ASC LIMIT ? OFFSET ?",
-            (*args, limit, offset),
+            (guild_id, guild_id, *args, limit, offset),
         ) as cur:
-            rows = [Standing(int(u), int(n), int(w), int(s)) async for u, n, w, s in cur]
+            rows = [Standing(int(u), int(n), int(w), int(s), name) async for u, n, w, s, name in cur]
         return rows, total
 
     async def stats(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import urllib.request
 
 import discord
@@ -38,6 +40,31 @@ def test_a_bad_token_gives_one_line_and_a_failing_status(monkeypatch, capsys):
 def test_simulate_without_a_known_game_shows_usage(capsys):
     assert cli.main(["simulate", "chess"]) == 2
     assert "kabuki" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["run", "--help"]])
+def test_help_exits_0_with_the_usage_of_every_subcommand(argv, capsys):
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("usage: python -m bot [run]\n")
+    assert "Command line." not in out
+    usages = [line for line in out.splitlines() if line.startswith("usage: ")]
+    assert usages[0] == "usage: python -m bot [run]"
+    assert usages[1].startswith("usage: python -m bot play [-h] [--port PORT]")
+    for game in ("kabuki", "masks", "kingdom"):
+        assert any(u.startswith(f"usage: python -m bot simulate {game} [-h]") for u in usages), game
+    assert "--database DATABASE" in out and "--players PLAYERS" in out
+
+
+def test_an_unknown_command_is_an_error_with_the_usage(capsys):
+    assert cli.main(["chess"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Unknown command 'chess'.") and "usage: python -m bot play" in err
+
+
+def test_the_module_run_as_a_program_exits_0_on_help():
+    done = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot [run]")
 
 
 @pytest.mark.filterwarnings("ignore::ResourceWarning")

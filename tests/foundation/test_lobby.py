@@ -137,3 +137,14 @@ async def test_presses_on_a_closed_lobby_are_refused(world, simcord_env):
     assert world.board().components == []
     await alice.slash(world.channel, "tap new")
     assert world.board().id != board.id
+
+
+async def test_the_lobby_says_once_when_it_closes_if_idle(world, simcord_env):
+    _, board = await open_lobby(world)
+    embed = board.embeds[0]
+    text = "\n".join(
+        [embed.description or "", embed.footer.text or "", *(f"{f.name} {f.value}" for f in embed.fields)]
+    )
+    assert text.lower().count("close") == 1
+    deadline = simcord_env.bot.sessions.get(world.channel.id).lobby_deadline // 1000
+    assert field(board, "Closes") == f"<t:{deadline}:R> if nobody joins or leaves"

@@ -264,8 +264,8 @@ async def test_two_servers_never_see_each_others_standings(world, simcord_env):
     result = await other.members[0].slash(other.channel, "leaderboard", game="tap")
     assert result.response.embeds[0].description == "No finished games in this server yet."
     mine = await world.members[0].slash(world.channel, "leaderboard", game="tap")
-    assert "alice" not in mine.response.embeds[0].description  # mentions, not names
-    assert f"<@{world.members[0].id}>" in mine.response.embeds[0].description
+    # The name saved with the game, and the mention.
+    assert f"alice (<@{world.members[0].id}>)" in mine.response.embeds[0].description
     stats = await other.members[0].slash(other.channel, "stats")
     assert stats.response.embeds[0].description == "No games played in this server yet."
 

@@ -219,4 +219,4 @@ async def test_when_the_shard_count_changes_games_follow_their_guild_to_its_new_
     alice, bob = members[0]
     await alice.slash(finished, "leaderboard", game="tap")
     ranking = finished.last_message.embeds[0].description
-    assert f"<@{alice.id}> — 1 win" in ranking and f"<@{bob.id}> — 1 win" in ranking
+    assert f"alice-0 (<@{alice.id}>) — 1 win" in ranking and f"bob-0 (<@{bob.id}>) — 1 win" in ranking

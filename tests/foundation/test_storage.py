@@ -18,12 +18,9 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 MIGRATIONS = {"sqlite": sqlite.MIGRATIONS, "postgres": postgres.MIGRATIONS}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request, tmp_path) -> str:
-    """Where a test's database lives: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "postgres":
-        return request.getfixturevalue("postgres_url")
-    return str(tmp_path / "nested" / "bot.db")
+@pytest.fixture
+def target(storage_target) -> str:
+    return storage_target
 
 
 @pytest.fixture

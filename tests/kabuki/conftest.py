@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.components import bound_id
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.scripting import script_round
 from cogs.kabuki import KabukiCog
@@ -77,8 +78,12 @@ class Table:
         if seat is None:
             seat = view["current"]["seat"]
         return await self.member(seat).click(
-            self.message(), custom_id=f"pc:{self.channel.id}:place:{stack}-{view['turn']}"
+            self.message(), custom_id=self.bound(f"pc:{self.channel.id}:place:{stack}-{view['turn']}")
         )
+
+    def bound(self, custom_id: str) -> str:
+        """A component id as the session layer sends it: bound to this game."""
+        return bound_id(custom_id, self.session.tag)
 
     async def stop(self, seat: int) -> Any:
         return await self.member(seat).click(self.message(), label="Stop!")

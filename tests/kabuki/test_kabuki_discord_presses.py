@@ -56,16 +56,18 @@ async def test_a_stale_board_is_refused(open_game, world) -> None:
     lobby = snapshot(table)
     await alice.click(world.board(), label="Start")
     # A client still showing the lobby presses Join / Start on what is now the board.
-    join = f"pc:{world.channel.id}:join:"
+    join = table.bound(f"pc:{world.channel.id}:join:")
     assert "already started" in refusal(await press_on(bob, lobby, join))
     table.script([FOX, MOON], first=0)
     old = snapshot(table)
     await table.place(0)
     # bob's client still shows turn 0's board (the Fox on show): that card is already placed.
-    assert "already placed" in refusal(await press_on(bob, old, f"pc:{world.channel.id}:place:1-0"))
+    assert "already placed" in refusal(
+        await press_on(bob, old, table.bound(f"pc:{world.channel.id}:place:1-0"))
+    )
     before_moon = snapshot(table)
     await table.place(1)  # bob places the Moon: alice's Fox can no longer be challenged
-    stop_fox = f"pc:{world.channel.id}:stop:1"
+    stop_fox = table.bound(f"pc:{world.channel.id}:stop:1")
     assert "no longer the last one" in refusal(await press_on(carol, before_moon, stop_fox))
     # /board posts a fresh board; the old message cannot be emptied (too old), so it keeps buttons.
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*", status=400, code=30046)
@@ -116,4 +118,7 @@ async def test_the_rules_and_the_lobby_explain_the_discord_adaptation(world) -> 
         assert words in text
     await alice.slash(world.channel, "kabuki new", grace=5, race_window=400, reveal=10, turn_timer=90)
     options = world.board().embeds[0].fields[1].value
-    assert options == "Grace: 5 s\nRace window: 400 ms\nReveal: 10 s\nTurn timer: 90 s"
+    assert options == (
+        "Grace: 5 s\nStop! race: the earliest press within 0.4 s of the first wins\n"
+        "Reveal: 10 s\nTurn timer: 90 s"
+    )

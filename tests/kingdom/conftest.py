@@ -26,8 +26,9 @@ Table = Callable[..., KingdomEngine]
 def table() -> Table:
     """``table(hands, deck=(), mode="classic", more=[(hands, deck), ...], **options)``.
 
-    With no ``dealer`` option the dealer is the last seat, so ``hands`` is also in seat order.
-    ``more`` rigs the following rounds. There is no turn timer unless ``turn_ms`` is given.
+    The dealer is scripted: the last seat unless a ``dealer`` option says otherwise (a real
+    game draws it), so by default ``hands`` is also in seat order. ``more`` rigs the following
+    rounds. There is no turn timer unless ``turn_ms`` is given.
     """
 
     def make(
@@ -39,8 +40,9 @@ def table() -> Table:
         **options: Any,
     ) -> KingdomEngine:
         decks = [rigged(hands, deck), *(rigged(h, d) for h, d in more)]
-        opts = {"mode": mode, "turn_ms": 0, "decks": decks, **options}
-        return KingdomEngine.new(players or len(hands), 7, opts, 0)
+        count = players or len(hands)
+        opts = {"mode": mode, "turn_ms": 0, "decks": decks, "dealer": count - 1, **options}
+        return KingdomEngine.new(count, 7, opts, 0)
 
     return make
 

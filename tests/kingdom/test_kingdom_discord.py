@@ -7,12 +7,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from simcord.actors import _component_interaction
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import (  # noqa: E402
     assert_public_secrecy,
     board_of,
+    bound,
     card_panel,
     engine_of,
     open_game,
@@ -105,19 +107,47 @@ async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world)
         assert rows[member.id].wins == (seat in result.winners)
 
 
-async def test_start_enforces_the_modes_player_range(world):
-    alice, bob = world.members[:2]
+def lobby_state(message) -> tuple[str, str, bool]:
+    """The lobby's "needs" sentence, its Players heading and whether Start can be pressed."""
+    embed = message.embeds[0]
+    start = next(c for row in message.components for c in row.children if c.label == "Start")
+    return embed.description.splitlines()[-1], embed.fields[0].name, not start.disabled
+
+
+async def test_the_first_board_names_the_dealer_drawn_at_random_and_their_right_plays_first(world):
+    await open_game(world, 4)
+    engine = engine_of(world.env, world.channel)
+    dealer = engine.view(None)["dealer"]
+    description = board_of(world.env, world.channel, world.mod).embeds[0].description
+    assert f"🎲 **{NAMES[dealer]}** was drawn at random to deal first." in description
+    assert engine.order[0] == (dealer + 1) % 4 and "🎴 dealer" in seat_line(description, NAMES[dealer])
+
+
+async def test_the_lobby_counts_and_start_follow_the_chosen_modes_player_range(world):
+    alice, bob, carol = world.members[:3]
     await alice.slash(world.channel, "kingdom new", mode="classic")
+    await bob.click(world.channel.last_message, label="Join")
     lobby = world.channel.last_message
-    await bob.click(lobby, label="Join")
-    refused = await alice.click(lobby, label="Start")
-    assert refused.ephemeral and "3–16 players" in refused.response.content
+    assert lobby_state(lobby) == (
+        "Press **Join** to take a seat. The host starts the game when 3–16 players are seated.",
+        "Players (2/16)",
+        False,
+    )
+    # A client that still shows Start enabled gets a refusal, and nothing starts.
+    stored = world.env.backend.get_message(world.channel.id, lobby.id)
+    start = {"custom_id": f"pc:{world.channel.id}:start:", "component_type": 2}
+    refused = await _component_interaction(alice, stored, start)
+    assert refused.ephemeral and "needs 3–16 players; 2 seated" in refused.response.content
     assert session_of(world.env, world.channel).engine is None
+    await carol.click(lobby, label="Join")
+    assert lobby_state(world.channel.last_message)[1:] == ("Players (3/16)", True)
     await alice.slash(world.channel, "end")
 
     await alice.slash(world.channel, "kingdom new", mode="only-one")
+    await bob.click(world.channel.last_message, label="Join")
     lobby = world.channel.last_message
-    await bob.click(lobby, label="Join")
+    assert lobby_state(lobby)[1:] == ("Players (2/20)", True)
+    assert "2–20 players are seated" in lobby_state(lobby)[0]
     await alice.click(lobby, label="Start")
     assert engine_of(world.env, world.channel).mode == "only-one"
 
@@ -137,7 +167,8 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
     # On her turn her card panel offers the Thief on the later players; the board offers no power.
     (powers,) = [c for row in mine.response.components for c in row["components"]]
-    assert powers["custom_id"] == f"ps:{channel.id}:power"  # ids and values never name the card
+    # Ids and values never name the card.
+    assert powers["custom_id"] == bound(env, channel, f"ps:{channel.id}:power")
     assert [o["value"] for o in powers["options"]] == [f"{engine.version}.{t}" for t in (1, 2, 3)]
     assert [o["label"] for o in powers["options"]] == [
         "🕵️ Thief: look at bob's card",
@@ -176,6 +207,27 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     looked = await dave.click(board_of(env, channel, dave), label="My card")
     assert "Clown (4)" in looked.response.embeds[0].title
     assert_public_secrecy(env, channel, world.mod, engine, names)
+
+
+async def test_the_deck_order_reaches_no_member(world, monkeypatch):
+    """The engine tells the shuffle and the deck after a draw to nobody (``to=()``): the session
+    layer renders them for no seat, while the cards received still go to their holders."""
+    rendered = []
+    real = KingdomCog.render_private
+
+    def spy(self, session, seat, event):
+        rendered.append(event.kind)
+        return real(self, session, seat, event)
+
+    monkeypatch.setattr(KingdomCog, "render_private", spy)
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
+    await press(env, channel, alice, {"type": "trader"})  # a draw from the deck
+    for member in (bob, carol, dave):
+        await press(env, channel, member, {"type": "stand"})
+    assert engine.round == 2  # and a new shuffle, dealt by the last press
+    assert "card" in rendered and not {"shuffle", "deck"} & set(rendered)
 
 
 async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holder_to_look(world, caplog):
@@ -316,12 +368,19 @@ async def test_refusals_change_nothing(world):
         {
             "type": 1,
             "components": [
-                {"type": 2, "style": 2, "label": "Stand", "custom_id": f"pc:{channel.id}:stand:{version}"}
+                {
+                    "type": 2,
+                    "style": 2,
+                    "label": "Stand",
+                    "custom_id": bound(env, channel, f"pc:{channel.id}:stand:{version}"),
+                }
             ],
         }
     )
     show_components(env, panel, forged_panel)
-    refused = await alice.select(panel, [f"{version}.1"], custom_id=f"ps:{channel.id}:power")
+    refused = await alice.select(
+        panel, [f"{version}.1"], custom_id=bound(env, channel, f"ps:{channel.id}:power")
+    )
     assert refused.ephemeral and "King" in refused.response.content
     refused = await alice.click(panel, label="Stand")
     assert refused.ephemeral and "old board" in refused.response.content
@@ -332,7 +391,7 @@ async def test_refusals_change_nothing(world):
             "type": 2,
             "style": 2,
             "label": "Exchange with bob",
-            "custom_id": f"pc:{channel.id}:exchange:{version}.1",
+            "custom_id": bound(env, channel, f"pc:{channel.id}:exchange:{version}.1"),
         },
     )
     show_components(env, board, forged)

@@ -77,6 +77,21 @@ def test_the_board_does_not_depend_on_face_down_cards(seed, players):
         assert board_dict(other) == board_dict(engine)
 
 
+def test_the_first_board_shows_the_first_dealer_drawn_at_random():
+    seed = next(seed for seed in range(100) if KingdomEngine.new(4, seed, {}, 0).view(None)["dealer"] == 1)
+    engine = KingdomEngine.new(4, seed, {"turn_ms": 0}, 0)
+    description = kingdom_board(engine.view(None), NAMES[:4], 1, "g").embed.description
+    assert "🎲 **p1** was drawn at random to deal first." in description
+    seat_lines = [line for line in description.splitlines() if "`" in line]
+    assert "**p2**" in seat_lines[0] and "👉" in seat_lines[0]  # the dealer's right plays first
+    assert "**p1**" in seat_lines[-1] and "🎴 dealer" in seat_lines[-1]
+    while engine.round == 1:
+        engine.apply(engine.active, {"type": "stand"}, 1)
+    later = kingdom_board(engine.view(None), NAMES[:4], 1, "g").embed.description
+    (dealer_line,) = [line for line in later.splitlines() if "🎴 dealer" in line]
+    assert "drawn at random" not in later and "**p2**" in dealer_line
+
+
 def test_buttons_are_capped_and_carry_the_version(table):
     engine = table([THIEF, BARD, QUEEN, KING, QUEEN, BARD])
     board = kingdom_board(engine.view(None), NAMES[:6], 42, "g")
@@ -182,4 +197,5 @@ def test_only_one_records_tokens_lost_and_classic_tokens_taken():
 
 def test_the_rules_summary_explains_the_discord_adaptation():
     assert "My card" in RULES and "timer" in RULES and "King" in RULES
+    assert "first dealer is chosen randomly" in RULES
     assert len(RULES) <= 4096

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bot.components import bound_id
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
@@ -59,6 +60,7 @@ async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> 
     a power on the member's card panel (opened first with My card)."""
     engine = engine_of(env, channel)
     kind, custom_id, value = component_for(action, engine.version, channel.id)
+    custom_id = bound(env, channel, custom_id)
     if action["type"] in POWERS:
         message = await card_panel(env, channel, member)
     else:
@@ -66,6 +68,11 @@ async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> 
     if kind == "select":
         return await member.select(message, [value], custom_id=custom_id)
     return await member.click(message, custom_id=custom_id)
+
+
+def bound(env: Any, channel: Any, custom_id: str) -> str:
+    """A component id as the session layer sends it: bound to the channel's game."""
+    return bound_id(custom_id, session_of(env, channel).tag)
 
 
 def stored(env: Any, message: Any) -> Any:
@@ -93,10 +100,19 @@ async def rig(
     env: Any, channel: Any, member: Any, hands: list[int], deck: list[int] = (), **options: Any
 ) -> KingdomEngine:
     """Replace the live game's engine with a scripted deal (``hands`` in seat order, the dealer
-    last) and post its board with `/board`. No timers unless ``turn_ms`` is given."""
+    last unless a ``dealer`` option says otherwise) and post its board with `/board`. No timers
+    unless ``turn_ms`` is given."""
     session = session_of(env, channel)
-    opts = {"mode": "classic", "turn_ms": 0, "reveal_ms": 0, "decks": [rigged(hands, deck)], **options}
-    session.engine = KingdomEngine.new(len(session.players), 7, opts, now_ms(env))
+    players = len(session.players)
+    opts = {
+        "mode": "classic",
+        "turn_ms": 0,
+        "reveal_ms": 0,
+        "decks": [rigged(hands, deck)],
+        "dealer": players - 1,
+    }
+    opts.update(options)
+    session.engine = KingdomEngine.new(players, 7, opts, now_ms(env))
     await member.slash(channel, "board")
     return session.engine
 

@@ -12,6 +12,7 @@ import pytest
 from bot.engine.protocol import Event
 from bot.games.kingdom.cards import BARD, DRAGON, KING, THIEF, TRADER
 from bot.games.kingdom.engine import KingdomEngine
+from bot.games.kingdom.simulate import Recorder, check_log, record
 
 ACTIONS = {"stand", "exchange", "cut", "trader", "swap", "keep", "bard", "dragon"}  # "thief" is half a turn
 
@@ -115,6 +116,8 @@ def check_step(
         assert seat_view == view  # a seat's view adds only its own part
         assert me["legal"] == engine.legal_actions(seat)
     for e in events:
+        if e.kind in ("shuffle", "deck"):
+            assert e.to == (), "the deck order is for no seat"
         if e.kind == "round":
             round_moves.clear()
         elif e.public and e.kind in ACTIONS:
@@ -131,6 +134,8 @@ def play_out(seed: int, checks: bool = True) -> KingdomEngine:
     engine = new_game(seed)
     public = PublicKnowledge(engine)
     moves: Counter = Counter()
+    recorder = Recorder()
+    recorder.feed(engine.opening)
     public.feed(engine.opening)
     for e in engine.opening:
         if e.public and e.kind in ACTIONS:
@@ -140,8 +145,12 @@ def play_out(seed: int, checks: bool = True) -> KingdomEngine:
         events, now = step(engine, seed, n, now)
         n += 1
         if checks:
+            recorder.feed(events)
             public.feed(events)
             check_step(engine, events, public, moves)
+    if checks:
+        # An independent replay by the rules agrees with the engine, timeouts and pauses included.
+        check_log(json.loads(json.dumps(record(engine, recorder, seed, "random"))))
     return engine
 
 

@@ -57,6 +57,33 @@ def test_deal_starts_right_of_dealer_and_ends_with_dealer():
     assert e.view(None)["dealer"] == 1
 
 
+@pytest.mark.parametrize(
+    ("mode", "players"), [("only-one", 2), ("classic", 3), ("classic", 5), ("only-one", 20)]
+)
+def test_the_first_dealer_is_chosen_randomly_and_every_seat_may_deal_first(mode, players):
+    dealers = set()
+    for seed in range(300):
+        e = KingdomEngine.new(players, seed, {"mode": mode, "turn_ms": 0}, 0)
+        dealer = e.view(None)["dealer"]
+        dealers.add(dealer)
+        # The deal and the play start to the dealer's right; the dealer is dealt and plays last.
+        assert e.order == [(dealer + 1 + k) % players for k in range(players)]
+    assert dealers == set(range(players))
+
+
+def test_the_same_seed_draws_the_same_first_dealer():
+    first = [KingdomEngine.new(6, seed, {}, 0).view(None)["dealer"] for seed in range(40)]
+    again = [KingdomEngine.new(6, seed, {}, 0).view(None)["dealer"] for seed in range(40)]
+    assert first == again and len(set(first)) > 1
+
+
+def test_a_scripted_first_dealer_must_be_a_seat():
+    assert KingdomEngine.new(4, 1, {"dealer": None}, 0).order == KingdomEngine.new(4, 1, {}, 0).order
+    for bad in (4, -1, True, "1", 1.0):
+        with pytest.raises(ValueError, match="dealer must be a seat"):
+            KingdomEngine.new(4, 1, {"dealer": bad}, 0)
+
+
 def test_deal_uses_26_cards_two_of_each():
     e = KingdomEngine.new(5, 3, {}, 0)
     cards = sorted([c for c in e.hands if c is not None] + e.deck)
@@ -181,6 +208,22 @@ def test_trader_swaps_with_the_deck_top_and_lies_face_up_on_the_deck(table):
     assert e.view(None)["deck_top"] == {"char": TRADER, "name": "Trader"}
     assert e.view(None)["seats"][0]["shown"] is None
     assert [(ev.kind, ev.to) for ev in events if ev.kind == "card"] == [("card", (0,))]
+
+
+def test_the_deck_order_is_told_to_nobody_at_the_table(table):
+    """The shuffle and the deck after each draw are events for no seat: only an after-the-game
+    record (the simulator's) keeps them."""
+    e = table([TRADER, MONK, QUEEN], deck=[PRINCESS, KNIGHT])
+    (shuffle,) = [ev for ev in e.opening if ev.kind == "shuffle"]
+    assert shuffle.to == () and shuffle.data["cards"][:5] == [TRADER, MONK, QUEEN, PRINCESS, KNIGHT]
+    events = e.apply(0, {"type": "trader"}, 1)
+    (deck,) = [ev for ev in events if ev.kind == "deck"]
+    assert deck.to == () and deck.data["cards"][:2] == [TRADER, KNIGHT]
+    for ev in (shuffle, deck):
+        assert not ev.public and not any(ev.visible_to(s) for s in (None, 0, 1, 2))
+    view = e.view(None)
+    assert view["deck_size"] == 23 and view["deck_top"] == {"char": TRADER, "name": "Trader"}
+    assert "shuffle" not in view and "deck" not in view
 
 
 def test_dragon_victim_who_draws_the_face_up_trader_holds_it_face_up(table):

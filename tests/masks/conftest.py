@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.components import bound_id
 from bot.games.masks.faces import MONSTERS
 from cogs.masks import MasksCog
 
@@ -67,8 +68,12 @@ class Table:
 
     async def slap(self, member: Any, tile: int):
         return await member.click(
-            self.board(), custom_id=f"pc:{self.channel.id}:slap:{self.view['turn']}.{tile}"
+            self.board(), custom_id=self.bound(f"pc:{self.channel.id}:slap:{self.view['turn']}.{tile}")
         )
+
+    def bound(self, custom_id: str) -> str:
+        """A component id as the session layer sends it: bound to this game."""
+        return bound_id(custom_id, self.session.tag)
 
     async def my_card(self, member: Any):
         return await member.click(self.board(), label="My card")

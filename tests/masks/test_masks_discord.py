@@ -95,12 +95,22 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
         assert standing[member.id].wins == (1 if cards == 5 else 0)
 
 
-async def test_race_for_one_tile_earliest_press_wins_and_the_loser_slaps_again(
+def tile_button(table, tile: int) -> dict:
+    return next(
+        c
+        for row in table.board().components
+        for c in row.to_dict()["components"]
+        if c["custom_id"].endswith(f".{tile}")
+    )
+
+
+async def test_a_race_loser_is_told_privately_holds_no_tile_and_is_refused_a_second_slap(
     open_table, world, simcord_env
 ):
     table = await open_table(4, race_window_ms=WIDE)
     _, bob, carol, dave = table.players
-    tile = other_tile(table.card())
+    card = table.card()
+    tile = other_tile(card)
     await table.slap(bob, tile)
     await simcord_env.advance_time(0.1)
     carols = await table.slap(carol, tile)  # inside bob's window: a race
@@ -111,22 +121,53 @@ async def test_race_for_one_tile_earliest_press_wins_and_the_loser_slaps_again(
     lost = carols.followups[-1]
     assert lost.ephemeral
     assert f"**bob** slapped **{MONSTERS[tile]}** 100 ms before you" in lost.content
-    assert "slap another free tile" in lost.content
+    assert "can't be changed: you hold no tile this turn" in lost.content
     assert all(
         "100 ms" not in m.content for m in ephemerals(world.channel, dave) + ephemerals(world.channel, bob)
     )
-    button = next(
-        c
-        for row in table.board().components
-        for c in row.to_dict()["components"]
-        if c["custom_id"].endswith(f".{tile}")
-    )
+    button = tile_button(table, tile)
     assert button["label"] == f"{MONSTERS[tile]} · bob" and button.get("disabled")
+    assert "**carol** · ⚡ lost a race: no tile this turn" in table.board().embeds[0].fields[0].value
 
-    again = await table.slap(carol, other_tile(table.card(), tile))
+    second = other_tile(card, tile)
+    refused = await table.slap(carol, second)
+    assert refused.ephemeral
+    assert f"You lost the race for {MONSTERS[tile]}: a slap can't be changed" in refused.response.content
+    await simcord_env.advance_time(WIDE / 1000)
+    assert table.view["held_by"][second] is None and 2 not in table.view["held_by"]
+    assert table.view["phase"] == "guessing"  # dave has not slapped yet
+
+    # The reveal waits for dave's slap only, not for a second one from carol.
+    await table.slap(dave, card)
+    await simcord_env.advance_time(WIDE / 1000)
+    text = table.board().embeds[0].description
+    assert "(every guesser slapped a tile). **dave** guessed it" in text
+    assert table.view["piles"] == [1, 0, 0, 1]
+
+
+async def test_second_chance_option_a_race_loser_slaps_again(open_table, world, simcord_env):
+    await world.members[0].slash(world.channel, "masks new", second_chance=True)
+    lobby = str(world.board().embeds[0].to_dict())
+    assert "Second chance: a player who loses a race may slap another tile: **on**" in lobby
+    await world.members[0].click(world.board(), label="Cancel")
+    rules = (await world.members[0].slash(world.channel, "rules", game="masks")).response.embeds[0]
+    assert "Second chance: a player who loses a race may slap another tile" in rules.description
+
+    table = await open_table(4, race_window_ms=WIDE, second_chance=True)
+    _, bob, carol, _ = table.players
+    assert "second chance: yes" in table.board().embeds[0].footer.text
+    tile = other_tile(table.card())
+    await table.slap(bob, tile)
+    await simcord_env.advance_time(0.1)
+    carols = await table.slap(carol, tile)
+    await simcord_env.advance_time(WIDE / 1000)
+    assert "Second chance: slap another free tile!" in carols.followups[-1].content
+
+    second = other_tile(table.card(), tile)
+    again = await table.slap(carol, second)
     assert "You slapped" in again.response.content
     await simcord_env.advance_time(WIDE / 1000)
-    assert table.view["held_by"][other_tile(table.card(), tile)] == 2
+    assert table.view["held_by"][second] == 2
 
 
 async def test_refusals_change_nothing(open_table, world, simcord_env):
@@ -164,7 +205,7 @@ async def test_a_stale_board_and_an_earlier_turns_button_are_refused(open_table,
     simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}")
     await table.players[1].slash(world.channel, "board")
     assert table.board().id != old.id
-    refused = await table.players[1].click(old, custom_id=f"pc:{world.channel.id}:slap:1.0")
+    refused = await table.players[1].click(old, custom_id=table.bound(f"pc:{world.channel.id}:slap:1.0"))
     assert "old board" in refused.response.content
     assert table.view["racing"] == []
 
@@ -250,7 +291,8 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
             for row in message.components:
                 for item in row.to_dict()["components"]:
                     assert re.fullmatch(
-                        rf"pc:{world.channel.id}:(slap:1\.\d+|card:1|end:1)", item["custom_id"]
+                        rf"pc:{world.channel.id}:{table.session.tag}:(slap:1\.\d+|card:1|end:1)",
+                        item["custom_id"],
                     )
     assert all(name not in record.getMessage() for record in caplog.records)
 

@@ -24,6 +24,7 @@ def random_game(seed: int, players: int | None = None) -> tuple[MasksEngine, lis
         "guess_ms": rng.choice([5_000, 10_000]),
         "race_window_ms": rng.choice([0, 100, 250]),
         "reveal_ms": rng.choice([0, 2_000]),
+        "second_chance": rng.random() < 0.3,
     }
     engine = MasksEngine.new(players, seed, options, 0)
     steps: list[Step] = []
@@ -68,13 +69,24 @@ def check_invariants(engine: MasksEngine, events: list[Event]) -> None:
     # A tile has one holder and a seat holds at most one tile; the Mime holds none.
     holders = list(engine.held.values())
     assert len(holders) == len(set(holders)) and engine.mime not in holders
+    # A race loser's slap is spent (unless second chances are on): it holds nothing and may not act.
+    public = engine.view(None)
+    if engine.options["second_chance"]:
+        assert public["lost"] == []
+    for seat in public["lost"]:
+        assert seat not in holders and seat not in public["racing"] and engine.legal_actions(seat) == []
     for event in events:
         if event.kind == "reveal":
             correct = [s for t, s in event.data["held"] if t == event.data["card"]]
             assert len(correct) <= 1 and event.data["scorer"] == (correct[0] if correct else None)
+            if event.data["reason"] == "all_slapped":
+                done = {s for _, s in event.data["held"]}
+                if not engine.options["second_chance"]:  # a race loser has slapped too
+                    races = engine.history[event.data["turn"] - 1]["races"]
+                    done |= {s for race in races for s, _ in race["entries"] if s != race["winner"]}
+                assert done == set(range(n)) - {event.data["mime"]}
         if event.kind == "secret_card":
             assert event.to == (engine.mime,) or event.data["turn"] < engine.turn
-    public = engine.view(None)
     assert "card" not in public and "deck_order" not in public
     for seat in range(n):
         view = engine.view(seat)

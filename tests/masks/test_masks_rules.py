@@ -154,7 +154,7 @@ def test_tile_held_by_one_player_first_press_by_timestamp_wins() -> None:
     assert taken.kind == "tile_taken" and taken.data["seat"] == 2 and taken.data["rivals"] == [1]
     lost = events[1]
     assert lost.kind == "race_lost" and lost.to == (1,)
-    assert lost.data == {"turn": 1, "tile": 7, "name": MONSTERS[7], "winner": 2, "by_ms": 30}
+    assert lost.data == {"turn": 1, "tile": 7, "name": MONSTERS[7], "winner": 2, "by_ms": 30, "again": False}
 
 
 def test_race_equal_timestamps_fall_back_to_arrival_order() -> None:
@@ -173,12 +173,42 @@ def test_race_collects_only_while_open() -> None:
         slap(engine, 2, 7, 90)  # earlier timestamp, but it arrived after the window closed
 
 
-def test_race_loser_has_not_used_the_slap_and_may_slap_another_free_tile() -> None:
+def test_a_slap_is_final_a_race_loser_holds_no_tile_and_cannot_slap_again() -> None:
     engine = scripted()
     slap(engine, 1, 7, 100)
     slap(engine, 2, 7, 150)
-    settle(engine, 100)
+    events = settle(engine, 100)
+    lost = next(e for e in events if e.kind == "race_lost")
+    assert lost.to == (2,) and lost.data["winner"] == 1 and lost.data["again"] is False
+    assert engine.view(2)["my_tile"] is None and engine.view(2)["my_lost"] == 7
+    assert engine.view(None)["lost"] == [2] and engine.view(None)["waiting"] == [3]
+    assert engine.legal_actions(2) == []
+    version, log = engine.version, len(engine.log)
+    with pytest.raises(IllegalAction, match=f"lost the race for {MONSTERS[7]}.*can't be changed"):
+        slap(engine, 2, 8, 600)
+    assert engine.version == version and len(engine.log) == log  # the refusal changed nothing
+    assert engine.view(None)["held_by"][8] is None and 2 not in engine.held.values()
+
+
+def test_a_race_loser_holds_nothing_at_the_reveal_and_cannot_score() -> None:
+    engine = scripted()  # card 0
+    slap(engine, 1, 0, 100)
+    slap(engine, 2, 0, 150)  # seat 2 read the Mime right too, but too late
+    slap(engine, 3, 5, 100)
+    reveal = settle(engine, 100)[-1]
+    assert reveal.kind == "reveal" and reveal.data["scorer"] == 1
+    assert reveal.data["held"] == [[0, 1], [5, 3]]
+    assert engine.pile_counts() == [1, 1, 0, 0]
+
+
+def test_second_chance_option_a_race_loser_may_slap_another_free_tile() -> None:
+    engine = scripted(second_chance=True)
+    slap(engine, 1, 7, 100)
+    slap(engine, 2, 7, 150)
+    lost = next(e for e in settle(engine, 100) if e.kind == "race_lost")
+    assert lost.data["again"] is True
     assert engine.view(2)["my_tile"] is None and engine.view(None)["waiting"] == [2, 3]
+    assert engine.view(None)["lost"] == []
     assert {"type": "slap", "tile": 8, "turn": 1} in engine.legal_actions(2)
     assert {"type": "slap", "tile": 7, "turn": 1} not in engine.legal_actions(2)
     slap(engine, 2, 8, 600)
@@ -225,12 +255,31 @@ def test_reveal_when_every_guesser_has_slapped() -> None:
     assert events[-1].data["reason"] == "all_slapped"
 
 
-def test_reveal_waits_until_pending_races_settle_and_losers_slap_again() -> None:
+def test_reveal_waits_for_the_losers_slap_not_for_a_second_one() -> None:
     engine = scripted()
     slap(engine, 1, 4, 100)
     slap(engine, 2, 5, 100)
     slap(engine, 3, 5, 110)  # every guesser has slapped, but the race for 5 is open
     assert engine.phase == "guessing"
+    events = settle(engine, 110)
+    assert kinds(events) == ["tile_taken", "tile_taken", "race_lost", "reveal"]
+    assert events[-1].data["reason"] == "all_slapped" and engine.phase == "reveal"
+
+
+def test_reveal_waits_for_a_guesser_who_has_not_slapped_but_not_for_a_race_loser() -> None:
+    engine = scripted()
+    slap(engine, 1, 5, 100)
+    slap(engine, 2, 5, 110)
+    assert "reveal" not in kinds(settle(engine, 110))  # seat 3 has not slapped yet
+    slap(engine, 3, 6, 900)
+    assert kinds(engine.advance(900 + WINDOW))[-1] == "reveal"
+
+
+def test_second_chance_option_reveal_waits_for_the_losers_second_slap() -> None:
+    engine = scripted(second_chance=True)
+    slap(engine, 1, 4, 100)
+    slap(engine, 2, 5, 100)
+    slap(engine, 3, 5, 110)
     events = settle(engine, 110)
     assert "reveal" not in kinds(events)  # seat 3 lost: it still has its slap
     assert engine.view(None)["waiting"] == [3]
@@ -438,9 +487,10 @@ def test_options_defaults_are_recorded_and_shown() -> None:
         "reveal_ms": 5_000,
         "mime_mode": "camera",
         "sounds": False,
+        "second_chance": False,
     }
-    shown = scripted(mime_mode="emoji", sounds=True).view(None)["options"]
-    assert shown["mime_mode"] == "emoji" and shown["sounds"] is True
+    shown = scripted(mime_mode="emoji", sounds=True, second_chance=True).view(None)["options"]
+    assert shown["mime_mode"] == "emoji" and shown["sounds"] is True and shown["second_chance"] is True
 
 
 @pytest.mark.parametrize(
@@ -455,6 +505,7 @@ def test_options_defaults_are_recorded_and_shown() -> None:
         {"reveal_ms": 60_001},
         {"mime_mode": "mirror"},
         {"sounds": "yes"},
+        {"second_chance": 1},
         {"guess_s": 30},
     ],
 )
@@ -479,6 +530,34 @@ def test_restore_mid_race_continues_identically() -> None:
     assert copy.view(None) == engine.view(None) and copy.view(2) == engine.view(2)
     assert kinds(copy.advance(400)) == kinds(engine.advance(400))
     assert copy.to_json() == engine.to_json()
+
+
+def test_restore_keeps_a_race_loser_out_of_the_turn() -> None:
+    engine = scripted()
+    slap(engine, 1, 7, 100)
+    slap(engine, 2, 7, 150)
+    settle(engine, 100)
+    copy = MasksEngine.from_json(json.loads(json.dumps(engine.to_json())))
+    assert copy.view(2) == engine.view(2) and copy.view(None)["lost"] == [2]
+    with pytest.raises(IllegalAction, match="lost the race"):
+        slap(copy, 2, 8, 600)
+
+
+def test_restore_of_a_format_1_save_keeps_the_rules_it_started_with() -> None:
+    """Saves from before the one-slap rule were played with second chances; they keep them."""
+    engine = scripted()
+    slap(engine, 1, 7, 100)
+    slap(engine, 2, 7, 150)
+    data = json.loads(json.dumps(engine.to_json()))
+    data["format"] = 1
+    del data["lost"]
+    del data["options"]["second_chance"]
+    del data["log"][0]["options"]["second_chance"]
+    old = MasksEngine.from_json(data)
+    assert old.options["second_chance"] is True
+    old.advance(100 + WINDOW)
+    slap(old, 2, 8, 600)  # the loser slaps again, as the game's rules then allowed
+    assert MasksEngine.replay(old.log).to_json() == old.to_json()
 
 
 def test_restore_refuses_an_unknown_format() -> None:

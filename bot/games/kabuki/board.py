@@ -19,6 +19,7 @@ from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.kabuki.engine import STACKS
 from bot.games.kabuki.pictures import MASKS, png_bytes, render_board, render_reveal
+from bot.words import plural
 
 PICTURE_NAME = "kabuki.png"
 REVEAL_COLOUR = discord.Colour.from_rgb(230, 159, 0)
@@ -29,10 +30,6 @@ View = Mapping[str, Any]
 
 def mask(card: int | None) -> str:
     return "actor (empty)" if card is None else MASKS[card]
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def ts(ms: int, style: str = "R") -> str:
@@ -135,9 +132,12 @@ def status_line(view: View, names: Sequence[str]) -> str:
     lines = []
     if current is not None:
         who = names[current["seat"]]
-        line = f"▶️ **{who}** places the **{MASKS[current['card']]}** on a stack"
-        if view["place_from"] is not None and view["placing_blocked"] is None:
-            line += f" (from {ts(view['place_from'])})"
+        card = f"the **{MASKS[current['card']]}** on a stack"
+        if view["place_opens"] is not None:
+            # Said only while it lies ahead ("in 3 seconds"); the board is redrawn when it passes.
+            line = f"▶️ **{who}** can place {card} {ts(view['place_opens'])}"
+        else:
+            line = f"▶️ **{who}** places {card}"
         if view["turn_deadline"] is not None:
             line += f"; the bot places it for them {ts(view['turn_deadline'])}"
         lines.append(line + ".")
@@ -168,7 +168,7 @@ def players_text(view: View, names: Sequence[str]) -> str:
     for seat, name in enumerate(names):
         marker = "▶️" if seat == active else "▫️"
         lines.append(
-            f"{marker} **{name}** — {plural(view['tokens'][seat], 'token')} · {view['totals'][seat]} VP"
+            f"{marker} **{name}** — {plural(view['tokens'][seat], 'token')} · {plural(view['totals'][seat], 'VP', 'VP')}"
         )
     return "\n".join(lines)
 

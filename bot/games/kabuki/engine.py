@@ -186,6 +186,8 @@ class KabukiEngine(GameEngine):
             "current": current,
             "active": self.active if self.phase == PLAY else None,
             "place_from": self.place_from if current else None,
+            # Only while that instant is still ahead: a board must not say "from 1 second ago".
+            "place_opens": self.place_from if current and self._can_place_later() else None,
             "turn_deadline": self._turn_deadline(),
             "placing_blocked": self._block_reason() if current else None,
             "stop_window": window,

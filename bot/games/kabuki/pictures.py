@@ -16,7 +16,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import fonts
 from bot.games.kabuki.engine import STACKS
+from bot.words import plural
 
 MASKS: tuple[str, ...] = ("Sun", "Moon", "Fox", "Oni", "Cat", "Owl", "Ghost", "Tiger", "Crane", "Dragon")
 
@@ -43,13 +45,8 @@ COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
 )
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return _font_cached(size)
-
-
-@lru_cache(maxsize=16)
-def _font_cached(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return fonts.font(size)
 
 
 # -- silhouettes: each draws the shape's filled mask (255 inside) in a box of size w x h ---------
@@ -316,7 +313,7 @@ def render_board(
             (x + CARD_W / 2, MARGIN + LABEL_H / 2), f"Stack {s + 1}", font=font, fill=TABLE_TEXT, anchor="mm"
         )
         n = heights[s]
-        label = "empty" if n == 0 else f"{n} card" + ("s" if n != 1 else "")
+        label = "empty" if n == 0 else plural(n, "card")
         d.text((x + CARD_W / 2, y + CARD_H + LABEL_H / 2), label, font=font, fill=TABLE_TEXT, anchor="mm")
         if last_stack == s:
             # A yellow frame with corner ticks: visible without relying on the colour.
@@ -348,13 +345,13 @@ def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) 
     cols = min(len(cards), REVEAL_PER_ROW)
     rows = math.ceil(len(cards) / REVEAL_PER_ROW)
     head = 30
+    k = len(matches)
+    title = f"Stack {stack + 1}, bottom to top: {plural(k, 'match', 'matches')}"
     width = MARGIN * 2 + cols * cw + (cols - 1) * gap
-    width = max(width, 260)
+    width = max(width, MARGIN * 2 + math.ceil(_font(16).getlength(title)))  # a short stack: the title
     height = MARGIN * 2 + head + rows * (ch + label + gap)
     img = Image.new("RGB", (width, height), TABLE)
     d = ImageDraw.Draw(img)
-    k = len(matches)
-    title = f"Stack {stack + 1}, bottom to top: {k} match" + ("" if k == 1 else "es")
     d.text((MARGIN, MARGIN + head / 2 - 4), title, font=_font(16), fill=TABLE_TEXT, anchor="lm")
     marked = set(matches)
     small = _font(12)

@@ -25,6 +25,7 @@ from bot.board import Board, Picture
 from bot.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
+from bot.words import plural
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
 MODE_NAMES = {
@@ -346,14 +347,18 @@ def kingdom_board(
     (e.g. "press My card")."""
     rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
     embed = discord.Embed(title=f"Death Over the Kingdom — {rounds}", colour=COLOUR)
-    parts = [_header(view, names), "", *_seat_lines(view, names)]
+    parts = [_header(view, names)]
+    if view["round"] == 1 and view["phase"] == "play":
+        # Later deals follow from the first ("the deal passes to the right"), so only it is news.
+        parts.append(f"🎲 **{names[view['dealer']]}** was drawn at random to deal first.")
+    parts += ["", *_seat_lines(view, names)]
     if notes:
         parts += ["", *notes]
     embed.description = "\n".join(parts)
     embed.add_field(
         name="This round", value=_log([describe(a, names) for a in view["actions"]]), inline=False
     )
-    deck = f"{view['deck_size']} cards"
+    deck = plural(view["deck_size"], "card")
     if view["deck_top"] is not None:
         deck += f", top face up: {card_label(view['deck_top'])}"
     embed.add_field(name="Deck", value=deck, inline=True)
@@ -426,7 +431,7 @@ def final_board(
         if view["mode"] == "only-one"
         else "Recorded for the leaderboard as tokens taken (fewer is better)."
     )
-    embed.set_footer(text=f"{MODE_NAMES[view['mode']]} · {played} rounds · {score}")
+    embed.set_footer(text=f"{MODE_NAMES[view['mode']]} · {plural(played, 'round')} · {score}")
     return Board(embed=embed, items=[], picture=reveal_picture(view, names, game_key))
 
 
@@ -446,20 +451,38 @@ def card_file(char: int) -> discord.File:
     return discord.File(io.BytesIO(card_png(char)), filename="card.png")
 
 
-def card_embed(card: Mapping[str, Any], title: str, lines: Sequence[str] = ()) -> discord.Embed:
+SPENT = "You have had your turn this round, so you cannot use this power now: only the card's value counts."
+
+
+def card_embed(
+    card: Mapping[str, Any], title: str, lines: Sequence[str] = (), *, spent: bool = False
+) -> discord.Embed:
+    """The card's picture at full size, its power and ``lines``. ``spent``: its holder has had
+    their turn this round, so a turn power on the card is said to be out of reach."""
     character = CHARACTERS[card["char"]]
     embed = discord.Embed(title=title, colour=COLOUR)
-    embed.description = "\n".join([f"*{character.power}*", *lines])
-    embed.set_thumbnail(url="attachment://card.png")
+    power = [f"*{character.power}*"]
+    if spent and character.timing == "turn":
+        power.append(SPENT)
+    embed.description = "\n".join([*power, *lines])
+    embed.set_image(url="attachment://card.png")
     return embed
 
 
-def received_message(event: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """An ephemeral message for a private ``card`` event."""
+def turn_spent(view: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``seat`` has had its turn this round (or the round is over)."""
+    return view["phase"] != "play" or view["seats"][seat]["acted"]
+
+
+def received_message(
+    event: Mapping[str, Any], names: Sequence[str], *, spent: bool = False
+) -> dict[str, Any]:
+    """An ephemeral message for a private ``card`` event; ``spent`` as in ``card_embed``."""
     other = names[event["from"]] if event.get("from") is not None else ""
     how = HOW.get(event["how"], "🎴 New card").format(other=other)
     title = f"Your new card: {CHARACTERS[event['char']].name} ({event['char']})"
-    return {"content": how, "embed": card_embed(event, title), "file": card_file(event["char"])}
+    embed = card_embed(event, title, spent=spent)
+    return {"content": how, "embed": embed, "file": card_file(event["char"])}
 
 
 def peek_message(event: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
@@ -523,7 +546,8 @@ def my_card_message(view: Mapping[str, Any], names: Sequence[str], channel_id: i
         peek = me["peek"]
         lines.append(f"You looked at **{names[peek['target']]}**'s card: {card_label(peek)}.")
     title = f"Your card: {card['name']} ({card['char']})"
-    message = {"embed": card_embed(card, title, lines), "file": card_file(card["char"])}
+    embed = card_embed(card, title, lines, spent=turn_spent(view, me["seat"]))
+    message = {"embed": embed, "file": card_file(card["char"])}
     controls = power_items(view, names, channel_id)
     if controls:
         message["view"] = make_view(controls)

@@ -35,6 +35,8 @@ MODES: dict[str, tuple[int, int]] = {
     "only-one": (2, 20),
 }
 DEFAULTS: dict[str, Any] = {"mode": "classic", "length": 3, "turn_ms": 60_000, "reveal_ms": 0}
+# Every option ``new`` knows, with its default; the last two are for tests and replays.
+ALL_DEFAULTS: dict[str, Any] = {**DEFAULTS, "dealer": None, "decks": []}
 LENGTHS = range(2, 7)  # Classic / Death over all: rounds = players x length
 TARGETED = ("thief", "bard")
 STATE_VERSION = 1
@@ -108,6 +110,12 @@ class KingdomEngine(GameEngine):
         self.opening: list[Event] = []
 
     @classmethod
+    def players_range(cls, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Each mode's own range (Classic 3-16, only-one 2-20); an unknown mode gets the widest,
+        and ``new`` then refuses it."""
+        return MODES.get(options.get("mode", DEFAULTS["mode"]), (cls.min_players, cls.max_players))
+
+    @classmethod
     def check_mode_players(cls, mode: str, players: int) -> None:
         if mode not in MODES:
             raise ValueError(f"Unknown mode {mode!r}; choose one of {', '.join(MODES)}.")
@@ -117,11 +125,11 @@ class KingdomEngine(GameEngine):
 
     @classmethod
     def new(cls, players: int, seed: int, options: Mapping[str, Any], now: int) -> Self:
-        """Options: mode, length (2-6), turn_ms (0 = no timer, else >= 1000), reveal_ms (>= 0),
-        dealer (first dealer's seat; default the last seat, so seat 0 plays first) and, for tests
-        and replays, decks: a list of per-round decks, each 26 character ids in deal order (first
-        to the dealer's right ... dealer, then the deck top first)."""
-        unknown = set(options) - {*DEFAULTS, "dealer", "decks"}
+        """Options: mode, length (2-6), turn_ms (0 = no timer, else >= 1000), reveal_ms (>= 0)
+        and, for tests and replays, dealer (the first dealer's seat; default None: drawn at random
+        with the game's dice) and decks: a list of per-round decks, each 26 character ids in deal
+        order (first to the dealer's right ... dealer, then the deck top first)."""
+        unknown = set(options) - set(ALL_DEFAULTS)
         if unknown:
             raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}.")
         mode = options.get("mode", DEFAULTS["mode"])
@@ -135,8 +143,10 @@ class KingdomEngine(GameEngine):
         reveal_ms = _int_option(options, "reveal_ms")
         if reveal_ms < 0:
             raise ValueError("reveal_ms cannot be negative.")
-        dealer = options.get("dealer", players - 1)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        dealer = options.get("dealer")
+        if dealer is not None and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+        ):
             raise ValueError(f"dealer must be a seat 0–{players - 1}.")
         decks = [cls._rigged_deck(d) for d in options.get("decks", [])]
 
@@ -150,7 +160,8 @@ class KingdomEngine(GameEngine):
         self.rounds_total = None if only_one else players * length
         self.hands = [None] * players
         self.deal = [None] * players
-        self.dealer = dealer
+        # "The dealer is chosen randomly": the game's first draw, before the first shuffle.
+        self.dealer = self.dice.randrange(players) if dealer is None else dealer
         self.log.append({"new": {"players": players, "seed": seed, "options": dict(options), "now": now}})
         self._start_round(now, self.opening)
         return self
@@ -166,6 +177,11 @@ class KingdomEngine(GameEngine):
             cards.append(c * COPIES + seen[c])
             seen[c] += 1
         return cards
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option in force, defaults included, as ``new`` was given them (from the log)."""
+        return {**copy.deepcopy(ALL_DEFAULTS), **copy.deepcopy(self.log[0]["new"]["options"])}
 
     # ----------------------------------------------------------------- small queries
     def char(self, seat: int) -> int | None:
@@ -216,6 +232,9 @@ class KingdomEngine(GameEngine):
         events.append(
             Event("round", {"round": self.round, "dealer": self.dealer, "order": list(self.order)}),
         )
+        # The deal order is a secret of every seat: to=() shows it to nobody at the table; only an
+        # after-the-game record (the simulator's) keeps it, so the deck's draws can be checked.
+        events.append(Event("shuffle", {"round": self.round, "cards": [c >> 1 for c in cards]}, to=()))
         hands = self.hands
         for seat in self.order:
             card = hands[seat]
@@ -231,6 +250,10 @@ class KingdomEngine(GameEngine):
         if card >> 1 == KING and card not in self.face_up:
             self.face_up.add(card)
             events.append(Event("king", {"seat": seat}))
+
+    def _deck_event(self, events: list[Event]) -> None:
+        """The deck, top first, after a draw from it: for nobody at the table (see "shuffle")."""
+        events.append(Event("deck", {"cards": [c >> 1 for c in self.deck]}, to=()))
 
     def _begin_turn(self, now: int, events: list[Event]) -> None:
         # A King's holder can only stand, so they stand at once instead of waiting for a press.
@@ -456,6 +479,7 @@ class KingdomEngine(GameEngine):
             )
             events.append(Event("card", {**card_info(new >> 1), "how": "cut"}, (seat,)))
             self._show_king(seat, new, events)
+            self._deck_event(events)
         elif kind == "trader":
             new = self.deck[0]
             self.deck[0] = me
@@ -464,6 +488,7 @@ class KingdomEngine(GameEngine):
             self._record(events, {"type": "trader", "seat": seat})
             events.append(Event("card", {**card_info(new >> 1), "how": "trader"}, (seat,)))
             self._show_king(seat, new, events)
+            self._deck_event(events)
         elif kind == "thief":
             self.face_up.add(me)
             self.peek = {"seat": seat, "target": target}
@@ -509,6 +534,7 @@ class KingdomEngine(GameEngine):
             )
             events.append(Event("card", {**card_info(new >> 1), "how": "dragon"}, (target,)))
             self._show_king(target, new, events)
+            self._deck_event(events)
         self.acted.append(seat)
         self.pos += 1
         self._begin_turn(now, events)

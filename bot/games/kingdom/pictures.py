@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import fonts
 from bot.games.kingdom.cards import CHARACTERS
 
 CARD_W, CARD_H = 240, 360
@@ -40,9 +41,8 @@ COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-@lru_cache(maxsize=16)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return fonts.font(size)
 
 
 def _png(image: Image.Image) -> bytes:
@@ -277,6 +277,7 @@ def table_png(seats: tuple[Seat, ...], title: str = "") -> bytes:
         if loses:
             d.rounded_rectangle((x - 7, y - 5, x + cw + 6, y + ch + 66), 10, fill=LOSER)
         image.alpha_composite(_small_card(char, turned), (x, y))
+        name = fonts.drawable(name)
         label = name if len(name) <= 14 else name[:13] + "…"
         _text_centered(d, (x + cw / 2, y + ch + 14), label, 15, "white")
         how = "turned" if turned else ("copied" if char == 6 and value != 6 else "")

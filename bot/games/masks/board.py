@@ -19,6 +19,7 @@ import discord
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
+from bot.words import plural
 
 SLAP = "slap"
 CARD = "card"
@@ -29,6 +30,7 @@ MODES = {
     "camera": "🎥 camera: watch the Mime in your voice/video channel",
     "emoji": "😀 emoji: the Mime posts only emoji in this channel",
 }
+SECOND_CHANCE = "Second chance: a player who loses a race may slap another tile"
 REASONS = {
     "all_slapped": "every guesser slapped a tile",
     "timer": "the guess timer ran out",
@@ -56,7 +58,10 @@ def options_text(options: dict[str, Any]) -> str:
     guess = options.get("guess_ms", 60_000) // 1000
     mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
     sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
-    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}"
+    again = (
+        f"{SECOND_CHANCE}: **on**" if options.get("second_chance") else "One slap each: a lost race is final"
+    )
+    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
 
 
 def picture(view: dict[str, Any], names: Sequence[str]) -> Picture:
@@ -80,6 +85,8 @@ def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
             status = "🎭 Mime"
         elif seat in tile_of:
             status = f"✋ {view['tile_names'][tile_of[seat]]}"
+        elif seat in view["lost"]:
+            status = "⚡ lost a race: no tile this turn"
         elif view["phase"] == "guessing":
             status = "🤔 thinking…"
         else:
@@ -106,10 +113,16 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
     )
     if view["phase"] == "guessing":
         deadline = view["guess_deadline"] // 1000
+        rule = (
+            "lose a race and you may slap another."
+            if view["options"]["second_chance"]
+            else "a slap is final, even if you lose the race."
+        )
         embed.description = (
             f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
             f"(only you can), then act it out!\n"
-            f"Everyone else: slap **one** tile below. First slap wins the tile. Time's up <t:{deadline}:R>."
+            f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
+            f"Time's up <t:{deadline}:R>."
         )
     else:
         text = _reveal_text(view["last_reveal"], names)
@@ -120,8 +133,9 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
     if view["phase"] == "guessing" and view["last_reveal"] is not None:
         embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
     embed.set_footer(
-        text=f"Deck: {view['deck']} cards · out of the game: {view['removed']} · "
-        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'}"
+        text=f"Deck: {plural(view['deck'], 'card')} · out of the game: {view['removed']} · "
+        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'} · "
+        f"second chance: {'yes' if view['options']['second_chance'] else 'no'}"
     )
     board_picture = picture(view, names)
     return Board(embed=embed, items=buttons(channel_id, view, names), picture=board_picture)
@@ -173,14 +187,19 @@ def render_final(view: dict[str, Any], names: Sequence[str]) -> Board:
     scores = view["piles"]
     winners = set(view["winners"] or ())
     order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
-    lines = [f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {scores[seat]} cards" for seat in order]
+    lines = [
+        f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {plural(scores[seat], 'card')}"
+        for seat in order
+    ]
     embed = discord.Embed(title="Island of Monster Masks — game over", colour=GAME_COLOUR)
     who = ", ".join(names[seat] for seat in sorted(winners))
     embed.description = f"Winner{'s' if len(winners) > 1 else ''}: **{who}**"
     embed.add_field(name="Cards collected", value="\n".join(lines), inline=False)
     if view["last_reveal"] is not None:
         embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
-    embed.set_footer(text=f"{view['turns']} turns · {view['removed']} cards left the game")
+    embed.set_footer(
+        text=f"{plural(view['turns'], 'turn')} · {plural(view['removed'], 'card')} left the game"
+    )
     return Board(embed=embed, picture=picture(view, names))
 
 

@@ -1,9 +1,11 @@
 """Island of Monster Masks: the pure rules engine (no Discord, no clock, no global random).
 
 A turn: the Mime draws a secret card and mimes it; every guesser slaps one of 16 tiles; the
-card is revealed when all guessers hold a tile, when the guess timer ends, or when the Mime
-ends the guessing. Tile claims are settled as fair races by press timestamp (``Race``): the
-first slap on a free tile opens a short collection window and the earliest press in it wins.
+card is revealed when every guesser has slapped (a slap that lost a race counts: it is final),
+when the guess timer ends, or when the Mime ends the guessing. Tile claims are settled as fair
+races by press timestamp (``Race``): the first slap on a free tile opens a short collection
+window and the earliest press in it wins. The ``second_chance`` option lets a race loser slap
+again instead.
 
 See docs/monster-masks.md for the actions, views, events and options in one place.
 """
@@ -27,7 +29,9 @@ GUESSING = "guessing"
 REVEAL = "reveal"  # the pause after a reveal, before the next Mime draws
 OVER = "over"
 
-FORMAT = 1  # bump when the JSON layout changes incompatibly
+# Bump when the JSON layout changes incompatibly. 2: race losers are saved ("lost"); a format 1
+# save was played with second chances, so it loads with that option on.
+FORMAT = 2
 
 
 class MasksEngine(GameEngine):
@@ -60,6 +64,9 @@ class MasksEngine(GameEngine):
         # Derived indexes, rebuilt on load, so the hot path never scans the tiles.
         self._tile_of: dict[int, int] = {}  # seat -> held tile
         self._racing: dict[int, int] = {}  # seat -> tile it is racing for
+        # seat -> tile whose race it lost: its one slap is spent and it holds nothing this turn.
+        # Empty with second_chance (a loser slaps again). Saved: it is not derived from the tiles.
+        self._lost: dict[int, int] = {}
 
     # ----------------------------------------------------------------- set-up
 
@@ -163,6 +170,11 @@ class MasksEngine(GameEngine):
             raise IllegalAction(
                 f"You already slapped {MONSTERS[self._tile_of[seat]]}; a slap can't be changed."
             )
+        if seat in self._lost:
+            raise IllegalAction(
+                f"You lost the race for {MONSTERS[self._lost[seat]]}: a slap can't be changed, "
+                "so you hold no tile this turn."
+            )
         if seat in self._racing:
             raise IllegalAction(f"You are racing for {MONSTERS[self._racing[seat]]}; wait for the result.")
         tile = action.get("tile")
@@ -231,7 +243,8 @@ class MasksEngine(GameEngine):
             _, order, tile = due
             if order == 0:
                 events += self._settle(tile, now)
-                if len(self._tile_of) == self.players - 1:
+                # A seat is done once it holds a tile or lost its race; nobody can be racing then.
+                if len(self._tile_of) + len(self._lost) == self.players - 1:
                     events += self._reveal(now, "all_slapped")
             elif order == 1:
                 events += self._settle_all(now) + self._reveal(now, "timer")
@@ -253,6 +266,7 @@ class MasksEngine(GameEngine):
         self.races.clear()
         self._tile_of.clear()
         self._racing.clear()
+        self._lost.clear()
         self.started_at = now
         self.guess_deadline = now + self.options["guess_ms"]
         self.reveal_until = None
@@ -317,8 +331,18 @@ class MasksEngine(GameEngine):
             "rivals": [e.seat for e, _ in losers],
         }
         events = [Event("tile_taken", taken)]
+        again = self.options["second_chance"]
         for entry, by_ms in losers:
-            lost = {"turn": self.turn, "tile": tile, "name": name, "winner": winner.seat, "by_ms": by_ms}
+            if not again:
+                self._lost[entry.seat] = tile
+            lost = {
+                "turn": self.turn,
+                "tile": tile,
+                "name": name,
+                "winner": winner.seat,
+                "by_ms": by_ms,
+                "again": again,
+            }
             events.append(Event("race_lost", lost, to=(entry.seat,)))
         return events
 
@@ -394,7 +418,7 @@ class MasksEngine(GameEngine):
             return []
         if seat == self.mime:
             return [{"type": "end_guessing", "turn": self.turn}]
-        if seat in self._tile_of or seat in self._racing:
+        if seat in self._tile_of or seat in self._racing or seat in self._lost:
             return []
         return [{"type": "slap", "tile": t, "turn": self.turn} for t in self.free_tiles()]
 
@@ -421,10 +445,14 @@ class MasksEngine(GameEngine):
             ],
             "slapped": slapped,
             "racing": racing,
+            "lost": sorted(self._lost),
             "waiting": [
                 s
                 for s in self.guessers()
-                if self.phase == GUESSING and s not in self._tile_of and s not in self._racing
+                if self.phase == GUESSING
+                and s not in self._tile_of
+                and s not in self._racing
+                and s not in self._lost
             ],
             "started_at": self.started_at,
             "guess_deadline": self.guess_deadline,
@@ -446,6 +474,7 @@ class MasksEngine(GameEngine):
                 view["card_name"] = MONSTERS[self.card] if self.card is not None else None
             view["my_tile"] = self._tile_of.get(seat)
             view["my_race"] = self._racing.get(seat)
+            view["my_lost"] = self._lost.get(seat)
             view["legal_actions"] = self.legal_actions(seat)
         return view
 
@@ -485,6 +514,7 @@ class MasksEngine(GameEngine):
             "held": sorted([tile, seat] for tile, seat in self.held.items()),
             # Insertion order decides ties between equal timestamps, so keep entries as they came.
             "races": [[tile, race.to_json()] for tile, race in self.races.items()],
+            "lost": sorted([seat, tile] for seat, tile in self._lost.items()),
             "started_at": self.started_at,
             "guess_deadline": self.guess_deadline,
             "reveal_until": self.reveal_until,
@@ -499,9 +529,14 @@ class MasksEngine(GameEngine):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("format") != FORMAT:
+        if data.get("format") not in (1, FORMAT):
             raise ValueError(f"Unsupported Island of Monster Masks save format: {data.get('format')!r}.")
         data = copy.deepcopy(dict(data))
+        if data["format"] == 1:
+            # Begun before a slap was final: finish it with the rule it started with, replays too.
+            for options in (data["options"], data["log"][0]["options"] if data["log"] else {}):
+                options.setdefault("second_chance", True)
+            data["lost"] = []
         engine = cls(int(data["players"]), parse_options(data["options"]), Dice.from_json(data["dice"]))
         engine.dealt = data["dealt"]
         engine.deck = data["deck"]
@@ -526,4 +561,5 @@ class MasksEngine(GameEngine):
         engine.log = data["log"]
         engine._tile_of = {seat: tile for tile, seat in engine.held.items()}
         engine._racing = {e.seat: tile for tile, race in engine.races.items() for e in race.entries}
+        engine._lost = {int(seat): int(tile) for seat, tile in data["lost"]}
         return engine

@@ -11,6 +11,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "reveal_ms": 5_000,
     "mime_mode": "camera",
     "sounds": False,
+    # The cards' rule is one slap per turn, lost race or not; this keeps the older table rule
+    # where a player who loses a race may slap another tile.
+    "second_chance": False,
 }
 
 # Inclusive bounds. A guess timer under 5 s leaves no time to mime; a race window above 2 s
@@ -42,6 +45,7 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise ValueError(f"Option {key} must be between {low} and {high} ms, not {value}.")
     if out["mime_mode"] not in MIME_MODES:
         raise ValueError(f"Option mime_mode must be one of {', '.join(MIME_MODES)}.")
-    if not isinstance(out["sounds"], bool):
-        raise ValueError("Option sounds must be true or false.")
+    for key in ("sounds", "second_chance"):
+        if not isinstance(out[key], bool):
+            raise ValueError(f"Option {key} must be true or false.")
     return out

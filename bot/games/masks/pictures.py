@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import fonts
 from bot.games.masks.faces import FACES, MONSTERS
 
 INK = (40, 28, 36)
@@ -192,7 +193,7 @@ def sleepy(p: Pen, colour, shade) -> None:
     p.oval(50, 74, 7, 9, fill=MOUTH, width=2)
     p.chord(50, 80, 5, 3, 180, 360, TONGUE, width=0)
     for x, y, size in ((68, 12, 14), (78, 5, 11), (87, 1, 8)):
-        p.d.text((x * p.k, y * p.k), "Z", fill=INK, font=ImageFont.load_default(size=int(size * p.k)))
+        p.d.text((x * p.k, y * p.k), "Z", fill=INK, font=fonts.font(int(size * p.k)))
 
 
 def blep(p: Pen, colour, shade) -> None:
@@ -415,7 +416,7 @@ def face_png(face: int, size: int = 256, label: bool = True) -> bytes:
     draw.rounded_rectangle((2, 2, card.width - 3, card.height - 3), radius=pad, outline=INK, width=3)
     card.paste(face_image(face, size), (pad, pad), face_image(face, size))
     if label:
-        font = ImageFont.load_default(size=max(10, size // 9))
+        font = fonts.font(max(10, size // 9))
         draw.text((card.width / 2, size + pad + text_h / 2), MONSTERS[face], fill=INK, font=font, anchor="mm")
     return _png(card)
 
@@ -446,8 +447,8 @@ def board_png(held: tuple[tuple[int, str], ...] = (), highlight: int | None = No
     width = 4 * CELL + 2 * MARGIN
     board = Image.new("RGB", (width, 4 * (CELL + LABEL_H) + 2 * MARGIN), (250, 244, 228))
     draw = ImageDraw.Draw(board, "RGBA")
-    name_font = ImageFont.load_default(size=20)
-    held_font = ImageFont.load_default(size=22)
+    name_font = fonts.font(20)
+    held_font = fonts.font(22)
     for tile in range(FACES):
         row, col = divmod(tile, 4)
         x = MARGIN + col * CELL
@@ -471,7 +472,7 @@ def board_png(held: tuple[tuple[int, str], ...] = (), highlight: int | None = No
             draw.rounded_rectangle((x + 4, y + 4, x + CELL - 4, y + CELL - 4), 14, fill=(30, 30, 40, 90))
             box = (x + 14, y + CELL - 40, x + CELL - 14, y + CELL - 8)
             draw.rounded_rectangle(box, 8, fill=(255, 255, 255, 240), outline=INK, width=2)
-            text = _fit(draw, held_labels[tile], held_font, CELL - 36)
+            text = _fit(draw, fonts.drawable(held_labels[tile]), held_font, CELL - 36)
             draw.text((x + CELL / 2, y + CELL - 24), text, fill=INK, font=held_font, anchor="mm")
         if tile == highlight:
             draw.rounded_rectangle(

@@ -3,7 +3,11 @@
 A computer guesser cannot watch a Mime, so "reading the Mime" is modelled as a probability:
 with probability ``skill`` it aims at the secret card's tile (if that tile is still free),
 otherwise at a random free tile. Its press lands ``reaction_ms`` ± ``jitter_ms`` after it
-starts looking, so two guessers aiming at the same tile produce a real timestamp race.
+starts looking, so two guessers aiming at the same tile produce a real timestamp race. A race
+loser slaps again only when the game's ``second_chance`` option lets it. With probability
+``idle`` a guesser sits a turn out (away from the keyboard), and a Mime with ``patience_ms``
+stops waiting for them: it ends the guessing that long after the latest slap. So the guess
+timer (nobody slapped), the Mime and "everyone slapped" all end turns in simulated games.
 Seeded ``random.Random`` is fine here: only the engine must stay free of it.
 """
 
@@ -42,6 +46,7 @@ class TableStats:
     slaps: int = 0
     races: int = 0  # races with more than one press
     lost: int = 0  # presses that lost a race
+    idle: int = 0  # turns a guesser sat out
 
 
 def play_game(
@@ -53,30 +58,38 @@ def play_game(
     jitter_ms: int | None = None,
     options: Mapping[str, Any] | None = None,
     start: int = 0,
+    idle: float = 0.0,
+    patience_ms: int | None = None,
 ) -> tuple[MasksEngine, TableStats]:
-    """Play one whole game with computer guessers (the computer Mime never ends guessing early).
+    """Play one whole game with computer players.
 
     Events are processed in time order: a press due before the engine's next deadline is
     applied first, otherwise the engine advances to that deadline. Presses are decided when they
-    land, so a guesser sees the tiles taken up to that moment.
+    land, so a guesser sees the tiles taken up to that moment. ``idle`` is each guesser's chance
+    to sit a turn out; the Mime ends the guessing ``patience_ms`` after the latest slap (None:
+    never).
     """
     rng = random.Random(f"masks-table:{seed}")
     jitter = reaction_ms // 3 if jitter_ms is None else jitter_ms
     bots = [ComputerGuesser(seat, rng, skill, reaction_ms, jitter) for seat in range(players)]
     engine = MasksEngine.new(players, seed, options or {}, start)
     stats = TableStats()
-    pending: dict[int, int] = {}  # seat -> when its next press lands
+    pending: dict[int, int] = {}  # seat -> when its next press lands (the Mime's: end guessing)
 
     def look(events: list[Any], now: int) -> None:
         for event in events:
             if event.kind == "turn_started":
                 pending.clear()
                 for seat in engine.guessers():
-                    pending[seat] = now + bots[seat].delay()
+                    if idle and rng.random() < idle:
+                        stats.idle += 1
+                    else:
+                        pending[seat] = now + bots[seat].delay()
             elif event.kind == "race_lost":
-                seat = event.to[0]
-                pending[seat] = now + bots[seat].delay()
                 stats.lost += 1
+                if event.data["again"]:  # otherwise the slap was final
+                    seat = event.to[0]
+                    pending[seat] = now + bots[seat].delay()
             elif event.kind == "tile_taken":
                 if event.data["rivals"]:
                     stats.races += 1
@@ -90,10 +103,15 @@ def play_game(
         at, seat = min([(when, who) for who, when in pending.items()], default=(deadline, -1))
         if seat >= 0 and at < deadline:
             del pending[seat]
+            if seat == engine.mime:
+                look(engine.apply(seat, {"type": "end_guessing"}, at), at)
+                continue
             assert engine.card is not None
             tile = bots[seat].pick(engine.card, engine.free_tiles())
             engine.apply(seat, {"type": "slap", "tile": tile}, at)
             stats.slaps += 1
+            if patience_ms is not None:
+                pending[engine.mime] = at + patience_ms
         else:
             look(engine.advance(deadline), deadline)
     return engine, stats

@@ -1,0 +1,31 @@
+"""What the three games' ``simulate --json`` records share: the format version, the header check
+and the error a replay raises. Each game's ``check_log`` replays its own rules on top."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+LOG_FORMAT = 2  # version of every game's --json record; bump it when a field changes meaning
+
+
+class ReplayError(ValueError):
+    """A record the rules would not have produced (or not a record at all)."""
+
+
+def check_header(rec: Mapping[str, Any], game: str, title: str) -> None:
+    """``format`` and ``game`` come first, so a reader knows what it holds before reading on."""
+    if list(rec)[:2] != ["format", "game"] or rec["format"] != LOG_FORMAT or rec["game"] != game:
+        raise ReplayError(
+            f"not a format {LOG_FORMAT} {title} record: {rec.get('format')!r}, {rec.get('game')!r}"
+        )
+
+
+def replaying(check: Callable[[Mapping[str, Any]], None], rec: Mapping[str, Any]) -> None:
+    """Run ``check`` on ``rec``; a record too malformed to read is a ReplayError too."""
+    try:
+        check(rec)
+    except ReplayError:
+        raise
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+        raise ReplayError(f"malformed record: {type(error).__name__}: {error}") from error

@@ -1,0 +1,54 @@
+"""Every printed count agrees with its noun: "1 card", "2 cards", never "1 cards"."""
+
+from __future__ import annotations
+
+from test_sessions import finish_tap
+
+from bot.games.kingdom import board as kingdom_board
+from bot.games.kingdom.engine import KingdomEngine
+from bot.games.masks import board as masks_board
+from bot.games.masks.engine import MasksEngine
+from bot.words import plural
+
+
+def test_one_takes_the_singular_and_every_other_count_the_plural():
+    assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert plural(1, "match", "matches") == "1 match" and plural(3, "match", "matches") == "3 matches"
+    assert plural(1, "VP", "VP") == "1 VP" and plural(5, "VP", "VP") == "5 VP"
+
+
+def test_the_masks_final_board_says_1_card_for_a_pile_of_one():
+    view = MasksEngine.new(3, 5, {}, 0).view(None)
+    view.update(piles=[1, 0, 2], winners=[2], turns=1, removed=1)
+    embed = masks_board.render_final(view, ["ann", "ben", "cy"]).embed
+    standings = next(f.value for f in embed.fields if f.name == "Cards collected")
+    assert "**cy** — 2 cards" in standings and "**ann** — 1 card" in standings
+    assert "**ben** — 0 cards" in standings and "1 cards" not in standings
+    assert embed.footer.text == "1 turn · 1 card left the game"
+
+
+def test_the_masks_board_footer_counts_the_deck_in_words():
+    view = MasksEngine.new(3, 5, {}, 0).view(None)
+    view["deck"] = 1
+    embed = masks_board.render(1, view, ["ann", "ben", "cy"]).embed
+    assert embed.footer.text.startswith("Deck: 1 card · ")
+
+
+def test_the_kingdom_board_and_final_board_count_in_words():
+    view = KingdomEngine.new(3, 5, {"turn_ms": 0}, 0).view(None)
+    view["deck_size"] = 1
+    embed = kingdom_board.kingdom_board(view, ["ann", "ben", "cy"], 1, "key").embed
+    assert next(f.value for f in embed.fields if f.name == "Deck").startswith("1 card")
+    view["reveal"], view["round"] = None, 1
+    final = kingdom_board.final_board(view, ["ann", "ben", "cy"], [0], "key").embed
+    assert " · 1 round · " in final.footer.text
+
+
+async def test_leaderboard_and_stats_say_1_win_1_tap_1_game(world):
+    await finish_tap(world)  # alice and bob: one tap each, a shared win, one game
+    alice = world.members[0]
+    board = await alice.slash(world.channel, "leaderboard", game="tap")
+    text = board.response.embeds[0].description
+    assert f"alice (<@{alice.id}>) — 1 win, 1 tap in 1 game" in text
+    stats = await alice.slash(world.channel, "stats")
+    assert "Best game: **1 tap**" in stats.response.embeds[0].fields[0].value
