@@ -89,13 +89,17 @@ class Metrics:
         self.lag_max = 0.0
         self._server: Any = None
         self._sampler: _Sampler | None = None
+        self._per_kind: dict[str, tuple[Any, Any]] = {}  # labelled children: labels() takes a lock
 
     # ----------------------------------------------------------------- hooks (event loop)
 
     def pressed(self, kind: str, started: float, interaction: discord.Interaction) -> None:
         """A press has been handled; ``started`` is its ``time.perf_counter()`` on arrival."""
-        self._press_seconds.labels(kind).observe(time.perf_counter() - started)
-        self._presses.labels(kind).inc()
+        children = self._per_kind.get(kind)
+        if children is None:
+            children = self._per_kind[kind] = (self._press_seconds.labels(kind), self._presses.labels(kind))
+        children[0].observe(time.perf_counter() - started)
+        children[1].inc()
         self.press_count += 1
         # Every press is answered; one still unanswered this late is one Discord refused.
         if not interaction.response.is_done() and now_ms() - snowflake_ms(interaction.id) > ANSWER_WINDOW_MS:
