@@ -24,13 +24,14 @@ def is_postgres_url(target: str | Path) -> bool:
 
 
 def redacted(url: str) -> str:
-    """A database address fit for a log line or an error message: without its password."""
+    """A database address fit for a log line or an error message: without its password, whether
+    in the address (``user:password@``) or among its parameters (``?password=``)."""
     scheme, _, rest = url.partition("://")
+    rest, _, query = rest.partition("?")
     credentials, at, place = rest.rpartition("@")
-    if not at:
-        return url
-    user = credentials.partition(":")[0]
-    return f"{scheme}://{user}@{place}"
+    address = f"{scheme}://{credentials.partition(':')[0]}@{place}" if at else f"{scheme}://{rest}"
+    kept = [p for p in query.split("&") if p and not p.lower().startswith(("password=", "passfile="))]
+    return f"{address}?{'&'.join(kept)}" if kept else address
 
 
 class StorageUnavailable(RuntimeError):

@@ -100,6 +100,9 @@ def test_python_m_bot_refuses_a_bad_setting_in_one_line(env, monkeypatch, capsys
 def test_a_database_address_loses_its_password_in_messages():
     assert redacted("postgresql://bot:s3cret@db:5432/cards") == "postgresql://bot@db:5432/cards"
     assert redacted("postgresql://db/cards") == "postgresql://db/cards"
+    assert redacted("postgresql://db/cards?user=bot&password=s3cret&sslmode=require") == (
+        "postgresql://db/cards?user=bot&sslmode=require"
+    )
 
 
 async def test_an_unreachable_postgresql_server_is_named_without_its_password():
