@@ -71,6 +71,7 @@ SAVE_SESSION = (
 # own once the log is long.
 CHECKPOINT_EVERY = 500
 BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # primary result codes
+WAL_TRIES = 100  # 50 ms apart: the busy timeout's 5 s
 
 
 class SqliteStorage(Storage):
@@ -94,9 +95,9 @@ class SqliteStorage(Storage):
         db = await aiosqlite.connect(str(path), isolation_level=None)
         storage = cls(db)
         try:
-            # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per
-            # commit. The busy timeout comes first: another process may be switching to WAL now.
-            for pragma in ("busy_timeout=5000", "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+            await _use_wal(db)
+            # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
+            for pragma in ("synchronous=NORMAL", "foreign_keys=ON"):
                 # A PRAGMA that answers leaves its statement open until read; close it before a commit.
                 async with db.execute(f"PRAGMA {pragma}") as cursor:
                     await cursor.fetchall()
@@ -268,6 +269,25 @@ class SqliteStorage(Storage):
             args += (kind,)
         async with self._db.execute(sql, args) as cur:
             return int((await cur.fetchone())[0])
+
+
+async def _use_wal(db: aiosqlite.Connection) -> None:
+    """WAL mode, with a 5 s busy timeout. Switching a new file to WAL needs it alone; when another
+    process is making the same switch, SQLite answers "busy" at once rather than wait (waiting
+    could deadlock), so the switch is tried again for as long as the busy timeout."""
+    async with db.execute("PRAGMA busy_timeout=5000") as cursor:
+        await cursor.fetchall()
+    for _ in range(WAL_TRIES - 1):
+        try:
+            async with db.execute("PRAGMA journal_mode=WAL") as cursor:
+                await cursor.fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF not in BUSY_CODES:
+                raise
+        await asyncio.sleep(0.05)
+    async with db.execute("PRAGMA journal_mode=WAL") as cursor:
+        await cursor.fetchall()
 
 
 def _session_writer(path: str | Path) -> sqlite3.Connection:
