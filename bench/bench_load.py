@@ -162,6 +162,23 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     )
 
 
+def picture_caches() -> tuple[int, str]:
+    """Bytes held by the pictures' caches (``functools`` caches in the games' modules)."""
+    sizes = []
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("bot.", "cogs.")):
+            continue
+        for attr, value in vars(module).items():
+            if hasattr(value, "cache_info") and getattr(value, "__module__", None) == name:
+                # An lru_cache's referents are its keys and results (and its own dicts).
+                caches = [x for x in gc.get_referents(value) if not callable(x)]
+                entries = value.cache_info().currsize
+                sizes.append((deep_size(caches), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
+    sizes.sort(reverse=True)
+    top = ", ".join(f"{label} {size / 2**20:.1f} MB" for size, label in sizes[:3] if size)
+    return sum(size for size, _ in sizes), top
+
+
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
@@ -174,6 +191,7 @@ def memory_point(
         "blocks": sys.getallocatedblocks(),
         "sessions": len(run.bot.sessions),
         "shown": sum(len(cog._shown) for cog in cogs),
+        "caches": picture_caches(),
     }
     # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
     deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)

@@ -147,7 +147,7 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         f"process CPU {process:.2f} s in {wall:.1f} s ({process / wall * 100:.0f}% of one core): loop thread "
         f"{thread:.2f} s (bench {bench.get('bench', 0.0):.2f} s, SimCord "
         f"{sum(_select(log, GAME, log.sim)) + sum(_select(log, ACK, log.sim)) + sum(_select(log, LOBBY, log.sim)) + timers.get('simcord', 0.0) + other.get('simcord', 0.0):.2f} s), "
-        f"other threads {process - thread:.2f} s"
+        f"other threads {max(0.0, process - thread):.2f} s"
     )
     print(f"  {machine_line(log)}")
 
@@ -246,6 +246,9 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
             print(f"    per open game: {point['per_game']}")
         if point.get("breakdown"):
             print(f"    {point['breakdown']}")
+        cached, top = point["caches"]
+        if cached:
+            print(f"    picture caches: {cached / 2**20:.1f} MB (largest: {top})")
         if name != points[0][0]:
             grown_types = [(kind, n - base["types"].get(kind, 0)) for kind, n in point["types"].items()]
             grown_types = sorted((g for g in grown_types if g[1] > 0), key=lambda g: -g[1])[:8]
