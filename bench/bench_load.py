@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import collections
 import gc
+import logging
 import random
 import statistics
 import sys
@@ -133,11 +134,15 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     its channels, users and the client are not walked): the engine, the last board shown, each
     seat's last interaction, and the rest of the session."""
     import discord
+    from discord.http import HTTPClient
     from discord.state import ConnectionState
+    from simcord.backend import Backend
 
     stop = (
         discord.Client,
         ConnectionState,
+        HTTPClient,  # shared by all (an attachment keeps a reference to it)
+        Backend,
         discord.Guild,
         discord.abc.GuildChannel,
         discord.User,
@@ -218,6 +223,10 @@ def memory_point(
 
 async def main(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
+    logs = LogCount()
+    root = logging.getLogger()
+    root.handlers[:] = [logs]
+    root.setLevel(logging.INFO)
     async with running([game_cog(args.game)], check_errors=False) as (bot, env):
         made = time.perf_counter()
         tables = build_world(env, bot, args, rng)
@@ -230,6 +239,8 @@ async def main(args: argparse.Namespace) -> None:
             await measure(run, env, tables, args, built)
         finally:
             run.remove()
+            for (level, message), n in logs.counts.most_common(8):
+                print(f"  bot log {level} ×{n}: {message}")
 
 
 async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Namespace, built: float) -> None:
@@ -288,6 +299,17 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
         for (route, code), n in run.wire.errors.most_common(8):
             print(f"  refused by Discord: {route} code {code}: {n}")
+
+
+class LogCount(logging.Handler):
+    """The bot's log lines, counted by message template instead of printed among the figures."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[(record.levelname, str(record.msg)[:100])] += 1
 
 
 def cli(argv: list[str] | None = None) -> argparse.Namespace:
