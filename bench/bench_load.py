@@ -309,7 +309,12 @@ class LogCount(logging.Handler):
         self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.counts[(record.levelname, str(record.msg)[:100])] += 1
+        message = str(record.msg)[:100]
+        if message == "Ignoring exception in %s" and record.args:
+            message = f"Ignoring exception in {record.args[0]}"  # which event handler raised
+        elif message.startswith("Ignoring exception in view"):
+            message += " (the bench's acknowledge-only button)"
+        self.counts[(record.levelname, message)] += 1
 
 
 def cli(argv: list[str] | None = None) -> argparse.Namespace:
