@@ -157,6 +157,7 @@ class GameCog(commands.GroupCog):
             host_id=interaction.user.id,
             options=dict(options),
             seed=secrets.randbits(48),
+            salt=secrets.token_hex(16),
             game_key=uuid.uuid4().hex,
             created_at=now,
             players=[interaction.user.id],
