@@ -24,6 +24,7 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
 
@@ -561,6 +562,10 @@ class GameCog(commands.GroupCog):
 
     async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
         scores = self.recorded_scores(session, result) if result else [0] * len(session.players)
+        record = None
+        if result is not None and session.engine is not None and self.kind in HISTORIES:
+            # A finished engine changes no more, so its record is built off the event loop.
+            record = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
         players = [
             PlayerRecord(
                 user_id=user_id,
@@ -583,6 +588,7 @@ class GameCog(commands.GroupCog):
                 ended_at=now_ms(),
                 outcome=outcome,
                 players=players,
+                log=record,
             )
         )
         log.info(
