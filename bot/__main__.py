@@ -36,9 +36,15 @@ def run_bot() -> int:
     import discord
 
     from bot.client import create_bot
-    from bot.config import Config
+    from bot.config import Config, ConfigError
+    from bot.metrics import MetricsUnavailable
+    from bot.storage import StorageUnavailable
 
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 1
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
@@ -52,6 +58,9 @@ def run_bot() -> int:
             "Copy a fresh one from the developer portal (Bot → Reset Token).",
             file=sys.stderr,
         )
+        return 1
+    except (StorageUnavailable, MetricsUnavailable) as error:
+        print(error, file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
         print(

@@ -57,7 +57,8 @@ async def run_playground(
     import simcord  # the playground extra; imported here so the bot itself never needs it
 
     Path(database).parent.mkdir(parents=True, exist_ok=True)
-    config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING")
+    # One shard: SimCord, like Discord, needs a count, and the playground is one small server.
+    config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING", shard_count=1)
     bot = create_bot(config, game_cogs=game_cogs)
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Playground")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage import MIGRATIONS, GameRecord, PlayerRecord, Storage
+from bot.storage import GameRecord, PlayerRecord, Storage
+from bot.storage.sqlite import MIGRATIONS
 
 GUILD = 111
 
@@ -14,8 +15,8 @@ def record(key: str, players: list[PlayerRecord], *, guild: int = GUILD, ended_a
     return GameRecord(key, guild, 5, "tap", {}, 1, 1000, ended_at, "finished", players)
 
 
-async def test_a_recorded_game_keeps_each_seats_display_name_and_the_newest_one_is_shown(tmp_path):
-    storage = await Storage.open(tmp_path / "bot.db")
+async def test_a_recorded_game_keeps_each_seats_display_name_and_the_newest_one_is_shown(storage_target):
+    storage = await Storage.open(storage_target)
     try:
         await storage.record_game(
             record("g1", [PlayerRecord(1, 0, 3, True, "Ann"), PlayerRecord(2, 1, 1, False)])

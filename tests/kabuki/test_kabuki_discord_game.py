@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import FAST, Table, embed_text
 
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
@@ -77,6 +78,7 @@ async def play_round_to_zero(table: Table, first: int) -> None:
     assert table.view()["round_results"][-1]["ended_by"] == first or table.engine.is_over
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, world) -> None:
     table = await open_game(3)
     alice = world.members[0]

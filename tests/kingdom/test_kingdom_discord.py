@@ -70,6 +70,7 @@ async def standings(world):
 
 
 # ------------------------------------------------------------------ whole games
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(world):
     members = await open_game(world, 4, mode="classic", length=3)
     engine = await play_to_the_end(world, members, seed=3)

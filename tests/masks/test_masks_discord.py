@@ -34,6 +34,7 @@ def other_tile(card: int, *taken: int) -> int:
     return next(t for t in range(16) if t != card and t not in taken)
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_table, world, simcord_env):
     # A wide window: on a busy machine a 250 ms race could close by the wall clock mid-click.
     table = await open_table(4, race_window_ms=WIDE)

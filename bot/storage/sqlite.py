@@ -1,6 +1,5 @@
-"""All SQL lives here: open sessions, finished games, leaderboards and stats.
-
-Every row and every query is keyed by guild id, so one server never sees another's data.
+"""The SQLite backend (the default): aiosqlite on one file in WAL mode, plus a direct sqlite3
+writer for the per-press session save. See docs/architecture.md, "Storage".
 """
 
 from __future__ import annotations
@@ -8,15 +7,17 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 import orjson  # a session is saved after every press; orjson is ~15x faster than json there
 
-# Each entry upgrades the schema by one version; never edit a released one, append a new one.
+from bot.storage import GameRecord, KindStats, Shards, Standing, Storage, fold_stats
+
+# Each entry upgrades the schema by one version; never edit a released one, append a new one (and
+# its PostgreSQL twin in postgres.py). One statement per line end: they run one by one.
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE sessions (
@@ -60,48 +61,6 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class PlayerRecord:
-    user_id: int
-    seat: int
-    score: int
-    won: bool
-    name: str | None = None  # the display name in that game
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    game_key: str  # unique per game: recording the same key twice changes nothing
-    guild_id: int
-    channel_id: int
-    kind: str
-    options: Mapping[str, Any]
-    seed: int
-    started_at: int  # ms since the epoch
-    ended_at: int
-    outcome: str  # "finished" or "abandoned"
-    players: Sequence[PlayerRecord]
-
-
-@dataclass(frozen=True)
-class Standing:
-    user_id: int
-    games: int
-    wins: int
-    score: int  # summed over the games
-    name: str | None = None  # the newest display name saved with any of the member's games here
-
-
-@dataclass(frozen=True)
-class KindStats:
-    kind: str
-    games: int
-    wins: int
-    total_score: int
-    best_score: int | None
-    abandoned: int
-
-
 SAVE_SESSION = (
     "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, kind=excluded.kind, "
@@ -112,9 +71,12 @@ SAVE_SESSION = (
 # own once the log is long.
 CHECKPOINT_EVERY = 500
 BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # primary result codes
+WAL_TRIES = 100  # 50 ms apart: the busy timeout's 5 s
 
 
-class Storage:
+class SqliteStorage(Storage):
+    backend = "sqlite"
+
     def __init__(self, db: aiosqlite.Connection, writer: sqlite3.Connection | None = None) -> None:
         self._db = db
         self._writer = writer
@@ -125,19 +87,24 @@ class Storage:
         self._writing = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Storage:
+    async def connect(cls, path: str | Path) -> SqliteStorage:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # Autocommit: saving a session is one statement, so one trip to SQLite's thread; the
         # statements that must go together are wrapped in explicit BEGIN/COMMIT.
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000", "foreign_keys=ON"):
-            # A PRAGMA that answers leaves its statement open until read; close it before any commit.
-            async with db.execute(f"PRAGMA {pragma}") as cursor:
-                await cursor.fetchall()
         storage = cls(db)
-        await storage._migrate()
+        try:
+            await _use_wal(db)
+            # NORMAL survives a process crash (what a bot restart is); FULL would cost ~6x per commit.
+            for pragma in ("synchronous=NORMAL", "foreign_keys=ON"):
+                # A PRAGMA that answers leaves its statement open until read; close it before a commit.
+                async with db.execute(f"PRAGMA {pragma}") as cursor:
+                    await cursor.fetchall()
+            await storage._migrate()
+        except BaseException:
+            await db.close()  # its worker thread would otherwise keep the process alive
+            raise
         if str(path) != ":memory:":  # a second connection to ":memory:" would be another database
             storage._writer = _session_writer(path)
         return storage
@@ -155,10 +122,19 @@ class Storage:
         return int(row[0]) if row else 0
 
     async def _migrate(self) -> None:
-        version = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            # executescript commits first; the version bump rides in the same script.
-            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        # The write lock comes before the version is read: a second process starting at the same
+        # moment waits here (busy timeout) and then finds nothing left to do.
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = await self.schema_version()
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in _statements(script):
+                    await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version={number}")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
 
     # ----------------------------------------------------------------- open sessions
 
@@ -195,15 +171,18 @@ class Storage:
                 "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
             )
 
-    async def load_sessions(self) -> list[dict[str, Any]]:
-        """Every open session of every guild: the bot reloads them all at start-up."""
-        async with self._db.execute("SELECT state FROM sessions ORDER BY channel_id") as cur:
+    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT state FROM sessions", ()
+        if shards is not None:
+            ids = sorted(shards.ids)
+            sql += f" WHERE ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+            args = (shards.count, *ids)
+        async with self._db.execute(f"{sql} ORDER BY channel_id", args) as cur:
             return [orjson.loads(row[0]) async for row in cur]
 
     # ----------------------------------------------------------------- finished games
 
     async def record_game(self, record: GameRecord) -> bool:
-        """Store a game and its seats in one transaction; False if it was already recorded."""
         async with self._writing:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -247,7 +226,6 @@ class Storage:
     async def leaderboard(
         self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
     ) -> tuple[list[Standing], int]:
-        """One page of the server's ranking for a game (finished games only) and the row count."""
         order = "ASC" if lower_score_wins else "DESC"
         base = (
             "FROM game_players p JOIN games g ON g.id = p.game_id "
@@ -273,8 +251,6 @@ class Storage:
     async def stats(
         self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
     ) -> list[KindStats]:
-        """Per game: games, wins and scores of one member in one server."""
-        lower = lower_score_wins or {}
         async with self._db.execute(
             "SELECT g.kind, g.outcome, COUNT(*), SUM(p.won), SUM(p.score), MIN(p.score), MAX(p.score) "
             "FROM game_players p JOIN games g ON g.id = p.game_id "
@@ -283,17 +259,7 @@ class Storage:
             (guild_id, guild_id, user_id),
         ) as cur:
             rows = await cur.fetchall()
-        by_kind: dict[str, KindStats] = {}
-        for kind, outcome, n, wins, total, low, high in rows:
-            current = by_kind.get(kind, KindStats(kind, 0, 0, 0, None, 0))
-            if outcome == "abandoned":
-                by_kind[kind] = KindStats(
-                    kind, current.games, current.wins, current.total_score, current.best_score, int(n)
-                )
-            else:
-                best = int(low) if lower.get(kind, False) else int(high)
-                by_kind[kind] = KindStats(kind, int(n), int(wins), int(total), best, current.abandoned)
-        return list(by_kind.values())
+        return fold_stats(rows, lower_score_wins)
 
     async def game_count(self, guild_id: int, kind: str | None = None) -> int:
         sql = "SELECT COUNT(*) FROM games WHERE guild_id = ?"
@@ -305,9 +271,41 @@ class Storage:
             return int((await cur.fetchone())[0])
 
 
+async def _use_wal(db: aiosqlite.Connection) -> None:
+    """WAL mode, with a 5 s busy timeout. Switching a new file to WAL needs it alone; when another
+    process is making the same switch, SQLite answers "busy" at once rather than wait (waiting
+    could deadlock), so the switch is tried again for as long as the busy timeout."""
+    async with db.execute("PRAGMA busy_timeout=5000") as cursor:
+        await cursor.fetchall()
+    for _ in range(WAL_TRIES - 1):
+        try:
+            async with db.execute("PRAGMA journal_mode=WAL") as cursor:
+                await cursor.fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF not in BUSY_CODES:
+                raise
+        await asyncio.sleep(0.05)
+    async with db.execute("PRAGMA journal_mode=WAL") as cursor:
+        await cursor.fetchall()
+
+
 def _session_writer(path: str | Path) -> sqlite3.Connection:
     """The connection that saves open sessions synchronously (see ``Storage.save_session``)."""
     writer = sqlite3.connect(str(path), isolation_level=None)
     for pragma in ("synchronous=NORMAL", "busy_timeout=0", "wal_autocheckpoint=0"):
         writer.execute(f"PRAGMA {pragma}").fetchall()
     return writer
+
+
+def _statements(script: str) -> Iterator[str]:
+    """A migration's statements, one by one (aiosqlite runs one statement per call, and
+    executescript would commit the transaction that holds the migration lock)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement.strip()
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete statement in a migration: {statement.strip()[:60]}")

@@ -1,0 +1,171 @@
+"""The one storage interface: open sessions, finished games, leaderboards and stats.
+
+Two backends speak it, each with its own SQL next to this file: SQLite (``sqlite.py``, the default,
+one file at ``DATABASE_PATH``) and PostgreSQL (``postgres.py``, when ``DATABASE_URL`` names a
+``postgresql://`` server, shared by every process of a sharded bot). The rest of the bot only
+sees ``Storage``.
+
+Every row and every query is keyed by guild id, so one server never sees another's data.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def redacted(url: str) -> str:
+    """A database address fit for a log line or an error message: without its password, whether
+    in the address (``user:password@``) or among its parameters (``?password=``)."""
+    scheme, _, rest = url.partition("://")
+    rest, _, query = rest.partition("?")
+    credentials, at, place = rest.rpartition("@")
+    address = f"{scheme}://{credentials.partition(':')[0]}@{place}" if at else f"{scheme}://{rest}"
+    kept = [p for p in query.split("&") if p and not p.lower().startswith(("password=", "passfile="))]
+    return f"{address}?{'&'.join(kept)}" if kept else address
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be opened; the message says which one (never its password) and why."""
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    user_id: int
+    seat: int
+    score: int
+    won: bool
+    name: str | None = None  # the display name in that game
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game_key: str  # unique per game: recording the same key twice changes nothing
+    guild_id: int
+    channel_id: int
+    kind: str
+    options: Mapping[str, Any]
+    seed: int
+    started_at: int  # ms since the epoch
+    ended_at: int
+    outcome: str  # "finished" or "abandoned"
+    players: Sequence[PlayerRecord]
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    games: int
+    wins: int
+    score: int  # summed over the games
+    name: str | None = None  # the newest display name saved with any of the member's games here
+
+
+@dataclass(frozen=True)
+class KindStats:
+    kind: str
+    games: int
+    wins: int
+    total_score: int
+    best_score: int | None
+    abandoned: int
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The shards one process serves, out of ``count``. Discord puts a guild on shard
+    ``(guild_id >> 22) % count``, so a process owns exactly the guilds of its shards."""
+
+    count: int
+    ids: frozenset[int]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+class Storage(ABC):
+    backend: ClassVar[str]  # "sqlite" or "postgresql": for logs and metrics only
+
+    @staticmethod
+    async def open(target: str | Path) -> Storage:
+        """A ``postgresql://`` address opens PostgreSQL; anything else is a SQLite file (or
+        ``":memory:"``). Pending migrations are applied first, one process at a time."""
+        if is_postgres_url(target):
+            from bot.storage.postgres import PostgresStorage
+
+            return await PostgresStorage.connect(str(target))
+        from bot.storage.sqlite import SqliteStorage
+
+        return await SqliteStorage.connect(target)
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Safe to call twice."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """How many migrations this database has run."""
+
+    # ----------------------------------------------------------------- open sessions
+
+    @abstractmethod
+    async def save_session(
+        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+    ) -> None:
+        """Written before the board changes, after every press: the hot path."""
+
+    @abstractmethod
+    async def delete_session(self, guild_id: int, channel_id: int) -> None: ...
+
+    @abstractmethod
+    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
+        """The open sessions of the guilds on ``shards`` (every guild when None): what a process
+        restores at start-up. Another process's guilds stay untouched."""
+
+    # ----------------------------------------------------------------- finished games
+
+    @abstractmethod
+    async def record_game(self, record: GameRecord) -> bool:
+        """Store a game and its seats in one transaction; False if it was already recorded."""
+
+    @abstractmethod
+    async def leaderboard(
+        self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[list[Standing], int]:
+        """One page of the server's ranking for a game (finished games only) and the row count:
+        wins first, then the summed score, then games played."""
+
+    @abstractmethod
+    async def stats(
+        self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
+    ) -> list[KindStats]:
+        """Per game: games, wins and scores of one member in one server."""
+
+    @abstractmethod
+    async def game_count(self, guild_id: int, kind: str | None = None) -> int: ...
+
+
+def fold_stats(rows: Iterable[Sequence[Any]], lower_score_wins: Mapping[str, bool] | None) -> list[KindStats]:
+    """Rows of (kind, outcome, games, wins, total, lowest, highest), grouped by kind and outcome,
+    folded into one ``KindStats`` per kind: abandoned games are counted apart."""
+    lower = lower_score_wins or {}
+    by_kind: dict[str, KindStats] = {}
+    for kind, outcome, n, wins, total, low, high in rows:
+        current = by_kind.get(kind, KindStats(kind, 0, 0, 0, None, 0))
+        if outcome == "abandoned":
+            by_kind[kind] = KindStats(
+                kind, current.games, current.wins, current.total_score, current.best_score, int(n)
+            )
+        else:
+            best = int(low) if lower.get(kind, False) else int(high)
+            by_kind[kind] = KindStats(kind, int(n), int(wins), int(total), best, current.abandoned)
+    return list(by_kind.values())
