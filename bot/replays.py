@@ -93,6 +93,9 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
                     f"the commitment {committed} is not SHA-256 of salt:seed "
                     f"({rec.get('salt', '')}:{seed} gives {opened})"
                 )
+        scripted = _scripted(rec)
+        if scripted:
+            raise ReplayError(f"the deal was scripted, not dealt from the seed: {scripted}")
         count = sum(1 for _ in steps(rec))
         module, name = CHECKERS[rec["game"]]
         getattr(importlib.import_module(module), name)(rec)
@@ -111,6 +114,17 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         f"verified: {TITLES[rec['game']]}, seed {seed}: {opened_by}all {cards} cards were dealt as "
         f"the seed deals them, and all {count} steps replay through the engine and follow the rules",
     )
+
+
+def _scripted(rec: Mapping[str, Any]) -> str:
+    """A test's or replay's scripted deal the engine accepts (never a Discord game's): the engine
+    would follow it, so re-dealing alone would not notice it."""
+    if rec["game"] == "masks" and rec["log"][0].get("deck") is not None:
+        return "the log's first entry gives the deck"
+    options = rec["options"]
+    if rec["game"] == "kingdom" and (options.get("decks") or options.get("dealer") is not None):
+        return "the options give the decks or the first dealer"
+    return ""
 
 
 def read_records(text: str) -> list[dict[str, Any]]:

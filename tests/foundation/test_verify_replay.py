@@ -164,3 +164,14 @@ def test_verify_command_refuses_an_unreadable_file(tmp_path, capsys):
     path.write_text("this is not json")
     assert cli.main(["verify", str(path)]) == 1
     assert "Cannot read" in capsys.readouterr().err
+
+
+def test_a_deal_scripted_through_the_options_is_not_verified():
+    engine, _ = play_masks(4, SEED)
+    rec = json.loads(json.dumps(log_record(engine, SEED, SALT)))
+    rec["log"][0]["deck"] = rec["deck"]  # the engine would deal this deck whatever the seed
+    verdict = verify(rec)
+    assert not verdict.verified and "scripted" in verdict.summary
+    kingdom = json.loads(json.dumps(kingdom_record()))
+    kingdom["options"]["dealer"] = kingdom["first_dealer"]
+    assert "scripted" in verify(kingdom).summary
