@@ -24,6 +24,7 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
 
@@ -157,6 +158,7 @@ class GameCog(commands.GroupCog):
             host_id=interaction.user.id,
             options=dict(options),
             seed=secrets.randbits(48),
+            salt=secrets.token_hex(16),
             game_key=uuid.uuid4().hex,
             created_at=now,
             players=[interaction.user.id],
@@ -560,6 +562,10 @@ class GameCog(commands.GroupCog):
 
     async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
         scores = self.recorded_scores(session, result) if result else [0] * len(session.players)
+        record = None
+        if result is not None and session.engine is not None and self.kind in HISTORIES:
+            # A finished engine changes no more, so its record is built off the event loop.
+            record = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
         players = [
             PlayerRecord(
                 user_id=user_id,
@@ -582,6 +588,7 @@ class GameCog(commands.GroupCog):
                 ended_at=now_ms(),
                 outcome=outcome,
                 players=players,
+                log=record,
             )
         )
         log.info(

@@ -92,6 +92,9 @@ A lobby appears: players press **Join**, the host presses **Start**.
 **During a game**
 `/board` — post the board again at the bottom of the channel
 `/end` — end the game here (host or a member with Manage Messages); it is recorded as abandoned
+**A fair shuffle**: the board's footer shows a SHA-256 commitment to the game's secret seed; the \
+final board shows the seed and salt. `printf '%s' 'SALT:SEED' | sha256sum` must give the \
+commitment, and `python -m bot verify` re-deals a game's record from its seed.
 
 **Standings**
 `/leaderboard game:` — this server's ranking for a game

@@ -3,6 +3,7 @@ and the error a replay raises. Each game's ``check_log`` replays its own rules o
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,3 +30,11 @@ def replaying(check: Callable[[Mapping[str, Any]], None], rec: Mapping[str, Any]
         raise
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
         raise ReplayError(f"malformed record: {type(error).__name__}: {error}") from error
+
+
+def commitment(seed: int, salt: str) -> str:
+    """What a game's first board shows before any card is dealt: SHA-256 of ``"<salt>:<seed>"``
+    (UTF-8, no newline), so ``printf '%s' 'SALT:SEED' | sha256sum`` checks it by hand. The
+    48-bit seed alone could be found from its hash by trying them all; the 128-bit secret salt,
+    shown only on the final board with the seed, makes that hopeless (docs/architecture.md)."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()

@@ -10,11 +10,14 @@ Every row and every query is keyed by guild id, so one server never sees another
 
 from __future__ import annotations
 
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
+
+import orjson
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -59,6 +62,29 @@ class GameRecord:
     ended_at: int
     outcome: str  # "finished" or "abandoned"
     players: Sequence[PlayerRecord]
+    # A finished game's record (bot.replays): stored with it, compressed, for /replay and verify.
+    log: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A recorded game that kept its record, as /replay lists and shows it."""
+
+    game_key: str
+    kind: str
+    channel_id: int
+    ended_at: int
+    names: Sequence[str | None]  # each seat's display name in that game (None: not saved)
+    log: Mapping[str, Any] | None = None  # read only by ``game_log``; listings leave it out
+
+
+def pack_log(log: Mapping[str, Any]) -> bytes:
+    """A record as stored: JSON compressed with zlib (a Kabuki record of ~30 kB takes ~4 kB)."""
+    return zlib.compress(orjson.dumps(log), 6)
+
+
+def unpack_log(data: bytes) -> dict[str, Any]:
+    return orjson.loads(zlib.decompress(data))
 
 
 @dataclass(frozen=True)
@@ -152,6 +178,17 @@ class Storage(ABC):
 
     @abstractmethod
     async def game_count(self, guild_id: int, kind: str | None = None) -> int: ...
+
+    @abstractmethod
+    async def recent_games(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 25
+    ) -> list[StoredGame]:
+        """The server's newest finished games that kept their record, newest first, in one channel
+        or with one member seated (or both); without their records."""
+
+    @abstractmethod
+    async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
+        """One finished game of this server with its record, or None."""
 
 
 def fold_stats(rows: Iterable[Sequence[Any]], lower_score_wins: Mapping[str, bool] | None) -> list[KindStats]:

@@ -17,8 +17,11 @@ from bot.storage import (
     Standing,
     Storage,
     StorageUnavailable,
+    StoredGame,
     fold_stats,
+    pack_log,
     redacted,
+    unpack_log,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +68,14 @@ MIGRATIONS: tuple[str, ...] = (
     # The display name a seat had in the game, for the leaderboard (see sqlite.py).
     """
     ALTER TABLE game_players ADD COLUMN name TEXT;
+    """,
+    # A finished game's record, zlib-compressed JSON, for /replay (see sqlite.py).
+    """
+    CREATE TABLE game_logs (
+        game_id  BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        record   BYTEA  NOT NULL
+    );
     """,
 )
 
@@ -212,6 +223,13 @@ class PostgresStorage(Storage):
                     for p in record.players
                 ],
             )
+            if record.log is not None:
+                await conn.execute(
+                    "INSERT INTO game_logs (game_id, guild_id, record) VALUES ($1, $2, $3)",
+                    game_id,
+                    record.guild_id,
+                    pack_log(record.log),
+                )
         return True
 
     async def leaderboard(
@@ -253,6 +271,37 @@ class PostgresStorage(Storage):
                 "SELECT COUNT(*) FROM games WHERE guild_id = $1 AND kind = $2", guild_id, kind
             )
         return int(count)
+
+    async def recent_games(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 25
+    ) -> list[StoredGame]:
+        rows = await self._pool.fetch(
+            "SELECT g.game_key, g.kind, g.channel_id, g.ended_at, "
+            "ARRAY(SELECT p.name FROM game_players p WHERE p.game_id = g.id ORDER BY p.seat) "
+            "FROM games g JOIN game_logs l ON l.game_id = g.id WHERE g.guild_id = $1 AND l.guild_id = $1 "
+            "AND ($2::BIGINT IS NULL OR g.channel_id = $2) AND ($3::BIGINT IS NULL OR EXISTS "
+            "(SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.user_id = $3)) "
+            "ORDER BY g.ended_at DESC, g.id DESC LIMIT $4",
+            guild_id,
+            channel_id,
+            user_id,
+            limit,
+        )
+        return [StoredGame(key, kind, int(ch), int(end), list(names)) for key, kind, ch, end, names in rows]
+
+    async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
+        row = await self._pool.fetchrow(
+            "SELECT g.kind, g.channel_id, g.ended_at, l.record, "
+            "ARRAY(SELECT p.name FROM game_players p WHERE p.game_id = g.id ORDER BY p.seat) "
+            "FROM games g JOIN game_logs l ON l.game_id = g.id "
+            "WHERE g.guild_id = $1 AND l.guild_id = $1 AND g.game_key = $2",
+            guild_id,
+            game_key,
+        )
+        if row is None:
+            return None
+        kind, channel, ended, data, names = row
+        return StoredGame(game_key, kind, int(channel), int(ended), list(names), unpack_log(data))
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:

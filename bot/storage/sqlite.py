@@ -14,7 +14,17 @@ from typing import Any
 import aiosqlite
 import orjson  # a session is saved after every press; orjson is ~15x faster than json there
 
-from bot.storage import GameRecord, KindStats, Shards, Standing, Storage, fold_stats
+from bot.storage import (
+    GameRecord,
+    KindStats,
+    Shards,
+    Standing,
+    Storage,
+    StoredGame,
+    fold_stats,
+    pack_log,
+    unpack_log,
+)
 
 # Each entry upgrades the schema by one version; never edit a released one, append a new one (and
 # its PostgreSQL twin in postgres.py). One statement per line end: they run one by one.
@@ -57,6 +67,15 @@ MIGRATIONS: tuple[str, ...] = (
     # Older rows have none and fall back to the mention.
     """
     ALTER TABLE game_players ADD COLUMN name TEXT;
+    """,
+    # A finished game's record (bot.replays), zlib-compressed JSON, for /replay: a table of its
+    # own so the leaderboard's scans of games stay as small as before.
+    """
+    CREATE TABLE game_logs (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        record   BLOB    NOT NULL
+    );
     """,
 )
 
@@ -220,6 +239,11 @@ class SqliteStorage(Storage):
                 for p in record.players
             ],
         )
+        if record.log is not None:
+            await self._db.execute(
+                "INSERT INTO game_logs (game_id, guild_id, record) VALUES (?, ?, ?)",
+                (game_id, record.guild_id, pack_log(record.log)),
+            )
         await self._db.execute("COMMIT")
         return True
 
@@ -269,6 +293,47 @@ class SqliteStorage(Storage):
             args += (kind,)
         async with self._db.execute(sql, args) as cur:
             return int((await cur.fetchone())[0])
+
+    async def recent_games(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 25
+    ) -> list[StoredGame]:
+        sql = (
+            "SELECT g.id, g.game_key, g.kind, g.channel_id, g.ended_at FROM games g "
+            "JOIN game_logs l ON l.game_id = g.id WHERE g.guild_id = ? AND l.guild_id = ?"
+        )
+        args: tuple[Any, ...] = (guild_id, guild_id)
+        if channel_id is not None:
+            sql += " AND g.channel_id = ?"
+            args += (channel_id,)
+        if user_id is not None:
+            sql += " AND EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.user_id = ?)"
+            args += (user_id,)
+        async with self._db.execute(
+            f"{sql} ORDER BY g.ended_at DESC, g.id DESC LIMIT ?", (*args, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            StoredGame(key, kind, int(ch), int(end), await self._names(gid))
+            for gid, key, kind, ch, end in rows
+        ]
+
+    async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
+        async with self._db.execute(
+            "SELECT g.id, g.kind, g.channel_id, g.ended_at, l.record FROM games g "
+            "JOIN game_logs l ON l.game_id = g.id WHERE g.guild_id = ? AND l.guild_id = ? AND g.game_key = ?",
+            (guild_id, guild_id, game_key),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        gid, kind, channel, ended, data = row
+        return StoredGame(game_key, kind, int(channel), int(ended), await self._names(gid), unpack_log(data))
+
+    async def _names(self, game_id: int) -> list[str | None]:
+        async with self._db.execute(
+            "SELECT name FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            return [name async for (name,) in cur]
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:

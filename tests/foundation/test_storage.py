@@ -4,6 +4,7 @@ rankings. The tests that name SQLite check its own machinery (WAL, the direct se
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import sys
 import time
@@ -294,3 +295,41 @@ async def test_stats_give_games_wins_and_scores_per_game(storage):
         5,
     )
     assert stats["kingdom"].best_score == 2
+
+
+def logged(
+    key: str, scores: dict[int, int], *, guild: int = GUILD, channel: int = 5, ended: int = 2000, **log
+):
+    record = game(key, scores, guild=guild)
+    players = [
+        PlayerRecord(p.user_id, p.seat, p.score, p.won, name=f"member {p.user_id}") for p in record.players
+    ]
+    return dataclasses.replace(
+        record, channel_id=channel, ended_at=ended, players=players, log={"format": 2, "game": "tap", **log}
+    )
+
+
+async def test_a_finished_games_record_is_stored_with_it_and_read_back_whole(storage):
+    big = list(range(5000))  # compressed as stored: the record comes back exactly
+    assert await storage.record_game(logged("g1", {1: 3, 2: 1}, moves=big)) is True
+    assert await storage.record_game(logged("g1", {1: 3, 2: 1}, moves=[0])) is False  # exactly once
+    stored = await storage.game_log(GUILD, "g1")
+    assert stored is not None and stored.log == {"format": 2, "game": "tap", "moves": big}
+    assert (stored.kind, stored.channel_id, list(stored.names)) == ("tap", 5, ["member 1", "member 2"])
+    assert await storage.game_log(OTHER_GUILD, "g1") is None  # another server never sees it
+
+
+async def test_recent_games_are_newest_first_by_channel_or_member_and_only_those_with_a_record(storage):
+    await storage.record_game(logged("old", {1: 3, 2: 1}, ended=1000))
+    await storage.record_game(logged("new", {1: 3, 3: 1}, ended=3000))
+    await storage.record_game(logged("elsewhere", {2: 3, 3: 1}, channel=6, ended=4000))
+    await storage.record_game(game("no record", {1: 3, 2: 1}))
+    await storage.record_game(logged("other server", {1: 3, 2: 1}, guild=OTHER_GUILD, ended=5000))
+    keys = [g.game_key for g in await storage.recent_games(GUILD, channel_id=5)]
+    assert keys == ["new", "old"]
+    assert [g.game_key for g in await storage.recent_games(GUILD, user_id=2)] == ["elsewhere", "old"]
+    assert [g.game_key for g in await storage.recent_games(GUILD, channel_id=5, user_id=3, limit=1)] == [
+        "new"
+    ]
+    listed = (await storage.recent_games(GUILD, limit=1))[0]
+    assert listed.log is None and list(listed.names) == ["member 2", "member 3"]
