@@ -1,15 +1,17 @@
 """CPU cost of one Kabuki press in SimCord, by hand: python bench/bench_kabuki_press.py
 
-A placement press handled end to end (interaction in, engine, state saved to SQLite, board edit
-with its new picture out) against a bare acknowledge-only button in the same run. Board pictures
-are measured apart: the picture cache is warmed first by replaying the same placements on a copy
-of the engine, so the press figure holds the upload of the new picture but not its drawing.
+A placement press handled end to end (interaction in, engine, state saved to SQLite, the board
+edit with its new picture, drawn then and there as in play) against a bare acknowledge-only
+button in the same run. The garbage collector runs as it would, inside whichever press trips it.
+
+Left out: other games and channels (one game, one press at a time: ``bench_load.py`` measures
+load), the session timers (a grace period ending redraws the board by itself), and the split
+between the bot and SimCord (process CPU holds both, for the press and the acknowledge alike).
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import statistics
 import sys
 import time
@@ -32,16 +34,6 @@ STOPS = 60  # each after a placement, on a fresh game when one ends
 
 def stack_for(turn: int) -> int:
     return (turn * 7 + turn // 4) % 4
-
-
-def warm_pictures(engine: KabukiEngine, presses: int) -> None:
-    copy = KabukiEngine.from_json(engine.to_json())
-    render_picture(picture_key(copy.view(None)))
-    for _ in range(presses):
-        view = copy.view(None)
-        copy.apply(view["current"]["seat"], {"type": "place", "stack": stack_for(view["turn"])}, copy.clock)
-        copy.advance(copy.clock)  # the last card's window closes at once without grace
-        render_picture(picture_key(copy.view(None)))
 
 
 def picture_figures() -> None:
@@ -72,7 +64,6 @@ async def main() -> None:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]
-        gc.disable()
         await members[0].slash(channel, "ackbench")
         ack_message = channel.last_message
         await members[0].slash(channel, "kabuki new", grace=0, race_window=2000, reveal=2, turn_timer=600)
@@ -80,15 +71,11 @@ async def main() -> None:
             await member.click(channel.last_message, label="Join")
         await members[0].click(channel.last_message, label="Start")
         session = bot.sessions.get(channel.id)
-        warm_pictures(session.engine, PRESSES)
         samples, base = [], []
         board_id = session.board_message_id
         for _ in range(PRESSES):
-            # Presses alternate with bare acknowledges, so both meet the same machine weather; the
-            # garbage collector runs between samples, not inside whichever press trips it.
-            gc.collect()
+            # Presses alternate with bare acknowledges, so both meet the same machine weather.
             base.append(await cpu_ms(lambda: members[0].click(ack_message, custom_id="ackbench")))
-            gc.collect()
             view = session.engine.view(None)
             who = members[view["current"]["seat"]]
             custom_id = bound_id(
@@ -136,9 +123,7 @@ async def stop_series(bot, env, guild, members, ack_message) -> tuple[list[float
         board = channel.last_message
         custom_id = bound_id(f"pc:{channel.id}:stop:{view['stop_window']['turn']}", session.tag)
         challenger = members[(placer + 1) % len(members)]
-        gc.collect()
         base.append(await cpu_ms(lambda: members[0].click(ack_message, custom_id="ackbench")))
-        gc.collect()
         samples.append(await cpu_ms(lambda who=challenger, b=board, c=custom_id: who.click(b, custom_id=c)))
         await env.advance_time(5)
     return samples, base

@@ -11,13 +11,18 @@ Then the floor: a bench button (routed like the bot's) that only edits its messa
 a copy of a real Kingdom board (no game, no save), alone and with the two private card messages
 an exchange sends. That is what Discord's side of a move costs in SimCord before the bot does
 anything of its own.
+
+Pictures are drawn when the game needs them (a reveal's table, in a worker thread: process CPU
+counts it), and the garbage collector runs as it would, inside whichever press trips it. Left
+out: other games and channels (one game, one press at a time: ``bench_load.py`` measures load),
+the reveal pauses, the turn timers, and the split between the bot and SimCord (process CPU
+holds both, for the move and the acknowledge alike).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import gc
 import statistics
 import sys
 from functools import partial
@@ -78,10 +83,7 @@ async def series(env, guild, members, name: str, brain, ack) -> tuple[list[float
         seat = engine.active
         action = brain.choose(engine, seat) if brain else {"type": "stand"}
         click = await press(env, channel, members[seat], action)
-        # The garbage collector runs between samples, not inside whichever press trips it.
-        gc.collect()
         base.append(await cpu_ms(lambda: members[0].click(ack, custom_id="ackbench")))
-        gc.collect()
         samples.append(await cpu_ms(click))
         by_move[action["type"]].append(samples[-1])
     if env.bot.sessions.get(channel.id).engine.phase == "reveal":
@@ -148,10 +150,8 @@ async def floor(bot, guild, member, ack, cog: FloorCog, followups: int) -> tuple
     samples: list[float] = []
     base: list[float] = []
     for _ in range(FLOOR_PRESSES):
-        gc.collect()
         base.append(await cpu_ms(lambda: member.click(ack, custom_id="ackbench")))
         click = partial(member.click, channel.last_message, custom_id=f"floorbench:{followups}:0")
-        gc.collect()
         samples.append(await cpu_ms(click))
     return samples, base
 
@@ -163,7 +163,6 @@ async def main() -> None:
         ack_channel = guild.create_text_channel("ack")
         await members[0].slash(ack_channel, "ackbench")
         ack = ack_channel.last_message
-        gc.disable()
         stand, base, _, board = await series(env, guild, members, "stand", None, ack)
         report("kingdom stand", stand, base)
         mixed, base, by_move, _ = await series(env, guild, members, "mixed", SimplePlayer(1), ack)

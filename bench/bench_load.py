@@ -1,0 +1,343 @@
+"""Load bench: N games open at once, presses going round them, as a busy server feels it.
+
+Run by hand (never a unit test), e.g.::
+
+    python bench/bench_load.py --game kabuki --games 100 --rate 50 --seconds 20
+    python bench/bench_load.py --game masks --games 1000 --ramp 100,200,300,400 --step-seconds 10
+    python bench/bench_load.py --game kingdom --games 10 --players 5 --option timer=60
+
+One bot process inside SimCord on this machine. N channels (50 per server), each with a game of
+``--players`` members, opened by slash command, joins and Start like real players. Presses then
+arrive as a Poisson stream at ``--rate`` per second (``load_tables.py`` says what the players at
+each table press and when), plus 5 % presses on a bare acknowledge-only button: the baseline,
+measured in the same run. Every picture is drawn when the bot needs it (nothing is drawn ahead),
+garbage collection stays on, and the bot's timers run on real seconds. Printed per run:
+
+* RSS before any game, with N open, per open game, and after every game has ended (``/end``)
+  and a ``gc.collect()``; SimCord's own share of the growth is shown apart;
+* the bot's CPU per press (median, p99) beside a bare acknowledge's, with SimCord's cost apart;
+* answer times (from the instant a press was due to its first answer reaching Discord) and how
+  many missed Discord's 3 s;
+* the longest event-loop stall with what was running and any garbage collection in it;
+* message writes per channel in 5 s windows: REST edits (Discord's ~5 per 5 s per channel) and
+  type-7 answers (exempt) apart;
+* with ``--ramp``: the highest offered rate held with every answer inside 3 s, and with p99 under
+  250 ms.
+
+How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
+why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
+(arrivals, tables, phases). Left out, and why: the gateway's own work in production (zlib and
+JSON decoding of events; SimCord deep-copies its payloads instead, counted as SimCord's) and
+real network latency; Discord's rate limits are counted, not enforced (SimCord has none);
+SimCord's store is pruned as the run goes (see ``load_sim.Pruner``). The machine is shared:
+figures from a loaded machine are upper bounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import gc
+import logging
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import orjson  # noqa: E402
+from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
+from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
+from load_run import LoadRun  # noqa: E402
+from load_sim import to_wall_clock  # noqa: E402
+from load_tables import TABLES  # noqa: E402
+from press_harness import running  # noqa: E402
+
+DEFAULT_PLAYERS = {"kabuki": 4, "masks": 6, "kingdom": 5}
+CHANNELS_PER_GUILD = 50
+ACK_CHANNELS = 4
+
+
+def game_cog(kind: str) -> Any:
+    if kind == "kabuki":
+        from cogs.kabuki import KabukiCog
+
+        return KabukiCog
+    if kind == "masks":
+        from cogs.masks import MasksCog
+
+        return MasksCog
+    from cogs.kingdom import KingdomCog
+
+    return KingdomCog
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def build_world(env: Any, bot: Any, args: argparse.Namespace, rng: random.Random) -> list[Any]:
+    """Servers of 50 channels, each channel a table of distinct members."""
+    tables = []
+    cls = TABLES[args.game]
+    guild = None
+    for n in range(args.games):
+        if n % CHANNELS_PER_GUILD == 0:
+            guild = env.create_guild(f"Server {n // CHANNELS_PER_GUILD}")
+        channel = guild.create_text_channel(f"games-{n}")
+        members = [guild.add_member(env.create_user(f"p{n}-{seat}")) for seat in range(args.players)]
+        table = cls(
+            kind=args.game,
+            bot=bot,
+            guild_id=guild.id,
+            channel=channel,
+            members=members,
+            options=dict(args.option),
+            rng=random.Random(rng.randrange(1 << 30)),
+        )
+        tables.append(table)
+    return tables
+
+
+async def ack_messages(env: Any) -> list[tuple[Any, list[Any]]]:
+    """The bare acknowledge buttons (posted with SimCord's own slash, before the switch)."""
+    guild = env.create_guild("Baseline")
+    out = []
+    for n in range(ACK_CHANNELS):
+        channel = guild.create_text_channel(f"ack-{n}")
+        members = [guild.add_member(env.create_user(f"ack{n}-{i}")) for i in range(4)]
+        await members[0].slash(channel, "ackbench")
+        message = env.backend.get_message(channel.id, channel.last_message.id)
+        out.append((message, members))
+    return out
+
+
+def type_name(kind: type) -> str:
+    """``list``, ``discord:Interaction``, ``simcord:Interaction`` (SimCord's own record) …"""
+    module = kind.__dict__.get("__module__") if isinstance(kind.__dict__.get("__module__"), str) else None
+    package = module or getattr(kind, "__module__", "builtins") or "builtins"
+    package = package.split(".")[0] if isinstance(package, str) else "builtins"
+    return kind.__qualname__ if package == "builtins" else f"{package}:{kind.__qualname__}"
+
+
+def session_breakdown(run: LoadRun, sample: int = 50) -> str:
+    """Where an open game's memory is (a sample of sessions; shared caches such as the guild,
+    its channels, users and the client are not walked): the engine, the last board shown, each
+    seat's last interaction, and the rest of the session."""
+    import discord
+    from discord.http import HTTPClient
+    from discord.state import ConnectionState
+    from simcord.backend import Backend
+
+    stop = (
+        discord.Client,
+        ConnectionState,
+        HTTPClient,  # shared by all (an attachment keeps a reference to it)
+        Backend,
+        discord.Guild,
+        discord.abc.GuildChannel,
+        discord.User,
+        discord.ClientUser,
+        asyncio.AbstractEventLoop,
+        asyncio.Task,
+    )
+    seen: set[int] = set()
+    parts = collections.Counter()
+    sessions = list(run.bot.sessions)[:sample]
+    for session in sessions:
+        cog = run.bot.game_cogs[session.kind]
+        parts["engine"] += deep_size([session.engine], stop, seen)
+        parts["last board shown (_shown)"] += deep_size([cog._shown.get(session.channel_id)], stop, seen)
+        parts["seats' last interactions"] += deep_size([session.last_interaction], stop, seen)
+        parts["rest of the session"] += deep_size([session], stop, seen)
+    if not sessions:
+        return ""
+    total = sum(parts.values())
+    return f"{total / len(sessions) / 1024:.0f} KB of objects per open game: " + ", ".join(
+        f"{name} {n * 100 / total:.0f}%" for name, n in parts.most_common()
+    )
+
+
+def picture_caches() -> tuple[int, str]:
+    """Bytes held by the pictures' caches (``functools`` caches in the games' modules)."""
+    sizes = []
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("bot.", "cogs.")):
+            continue
+        for attr, value in vars(module).items():
+            if hasattr(value, "cache_info") and getattr(value, "__module__", None) == name:
+                # An lru_cache's referents are its keys and results (and its own dicts).
+                caches = [x for x in gc.get_referents(value) if not callable(x)]
+                entries = value.cache_info().currsize
+                sizes.append((deep_size(caches), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
+    sizes.sort(reverse=True)
+    top = ", ".join(f"{label} {size / 2**20:.1f} MB" for size, label in sizes[:3] if size)
+    return sum(size for size, _ in sizes), top
+
+
+def memory_point(
+    run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
+) -> dict:
+    run.collect()
+    cogs = list(run.bot.game_cogs.values())
+    simcord_objects: set[int] = set()
+    point: dict[str, Any] = {
+        "rss": rss_mb(),
+        "store": run.pruner.store_size(simcord_objects),
+        "blocks": sys.getallocatedblocks(),
+        "sessions": len(run.bot.sessions),
+        "shown": sum(len(cog._shown) for cog in cogs),
+        "caches": picture_caches(),
+    }
+    # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
+    deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)
+    point["types"] = collections.Counter(
+        type_name(type(o)) for o in gc.get_objects() if id(o) not in simcord_objects
+    )
+    sizes = [len(orjson.dumps(s.to_json())) for s in run.bot.sessions]
+    if sizes:
+        point["save"] = statistics.median(sizes)
+    if base is not None and games:
+        bot_mb = (point["rss"] - base["rss"]) - (point["store"] - base["store"]) / 2**20
+        point["per_game"] = (
+            f"{(point['rss'] - base['rss']) * 1024 / games:.0f} KB of RSS, "
+            f"{bot_mb * 1024 / games:.0f} KB without SimCord's store"
+            + (f"; a saved session is {point['save']:,.0f} bytes (median)" if sizes else "")
+        )
+    if breakdown:
+        point["breakdown"] = session_breakdown(run)
+    if trim:
+        malloc_trim()
+        point["trimmed"] = rss_mb()
+    return point
+
+
+async def main(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    logs = LogCount()
+    root = logging.getLogger()
+    root.handlers[:] = [logs]
+    root.setLevel(logging.INFO)
+    async with running([game_cog(args.game)], check_errors=False) as (bot, env):
+        made = time.perf_counter()
+        tables = build_world(env, bot, args, rng)
+        acks = await ack_messages(env)
+        to_wall_clock(env)
+        built = time.perf_counter() - made
+        run = LoadRun(bot, env, tables, acks, args.seed)
+        run.install()
+        try:
+            await measure(run, env, tables, args, built)
+        finally:
+            run.remove()
+            for (level, message), n in logs.counts.most_common(8):
+                print(f"  bot log {level} ×{n}: {message}")
+
+
+async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Namespace, built: float) -> None:
+    await run.calibrate()
+    print(
+        f"{args.games} {args.game} tables of {args.players} players, options {args.option or 'default'}; "
+        f"world built in {built:.1f} s"
+    )
+    points = [("before any game", memory_point(run))]
+
+    await run.begin("opening the games")
+    took = await run.open_all()
+    setup = run.end()
+    opened = sum(t.playing() for t in tables)
+    answers = list(setup.latency)
+    print(
+        f"opened {opened}/{args.games} games in {took:.1f} s ({len(answers) / took:.0f} lobby presses/s, "
+        f"16 lobbies at a time); lobby answers {latency_line(answers)}; longest stall {ms(setup.max_lag)}"
+    )
+    points.append(("all games open", memory_point(run, games=args.games, base=points[0][1])))
+
+    if args.seconds > 0:
+        await run.begin(
+            f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
+        )
+        await run.offer(args.rate, args.seconds)
+        await run.drain()
+        print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+
+    steps = []
+    for rate in args.ramp:
+        await run.begin(f"ramp {rate:g}/s")
+        await run.offer(rate, args.step_seconds)
+        drained = await run.drain(10.0)
+        log = run.end()
+        steps.append((rate, log))
+        presses = [x for x, k in zip(log.latency, log.kind, strict=True) if k == 0]
+        if not drained or (presses and max(presses) >= 3.0):
+            print(f"  (stopped the ramp at {rate:g}/s: answers slipped past 3 s)")
+            await run.drain(60.0)
+            break
+    if steps:
+        print_ramp(steps)
+
+    after = memory_point(run, games=args.games, base=points[0][1], breakdown=True)
+    points.append(("after the load, N open", after))
+    await run.quiesce()
+    took = await run.end_all()
+    await asyncio.sleep(0.5)
+    await run.drain()
+    print(f"ended every game with /end in {took:.1f} s")
+    points.append(("every game ended", memory_point(run, trim=True)))
+    print_memory(points, args.games)
+    errors = env._errors
+    if errors or run.wire.errors:
+        print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
+        for (route, code), n in run.wire.errors.most_common(8):
+            print(f"  refused by Discord: {route} code {code}: {n}")
+
+
+class LogCount(logging.Handler):
+    """The bot's log lines, counted by message template instead of printed among the figures."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = str(record.msg)[:100]
+        if message == "Ignoring exception in %s" and record.args:
+            message = f"Ignoring exception in {record.args[0]}"  # which event handler raised
+        elif message.startswith("Ignoring exception in view"):
+            message += " (the bench's acknowledge-only button)"
+        self.counts[(record.levelname, message)] += 1
+
+
+def cli(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(TABLES), required=True)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--rate", type=float, default=50.0, help="offered game presses per second")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the measured phase")
+    parser.add_argument(
+        "--ramp", default="", help="offered rates to step through, e.g. 50,100,200,300 (default: no ramp)"
+    )
+    parser.add_argument("--step-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--option", action="append", default=[], help="an option of /<game> new, e.g. grace=1 (repeatable)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    args.players = args.players or DEFAULT_PLAYERS[args.game]
+    args.ramp = [float(x) for x in args.ramp.split(",") if x.strip()]
+    args.option = parse_options(args.option)
+    return args
+
+
+if __name__ == "__main__":
+    asyncio.run(main(cli()))
