@@ -25,6 +25,7 @@ from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
+from bot.ratings import places
 from bot.storage import GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
@@ -560,6 +561,8 @@ class GameCog(commands.GroupCog):
 
     async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
         scores = self.recorded_scores(session, result) if result else [0] * len(session.players)
+        # Finishing places rate the game (bot/ratings.py); an abandoned game has none.
+        finish = places(scores, result.winners, self.engine_cls.lower_score_wins) if result else None
         players = [
             PlayerRecord(
                 user_id=user_id,
@@ -567,6 +570,7 @@ class GameCog(commands.GroupCog):
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
                 name=session.names.get(user_id),
+                place=finish[seat] if finish else None,
             )
             for seat, user_id in enumerate(session.players)
         ]
