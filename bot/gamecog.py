@@ -24,8 +24,8 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
-from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.ratings import places
+from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
