@@ -152,7 +152,8 @@ STANDINGS_LOCK = "SELECT pg_advisory_xact_lock(hashtext('party-cards standings')
 POOL_SIZE = 10
 # A session save commits without waiting for the disk (synchronous_commit=off): like SQLite's
 # synchronous=NORMAL, a crash of the bot loses nothing, a crash of the server at worst the last
-# few hundred milliseconds of presses, never a consistent state. Recorded games wait for the disk.
+# few hundred milliseconds of presses, and the database stays consistent. Recorded games wait for
+# the disk.
 SERVER_SETTINGS = {"synchronous_commit": "off", "application_name": "party-cards-bot"}
 
 
