@@ -24,6 +24,7 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.ratings import places
 from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
@@ -566,6 +567,8 @@ class GameCog(commands.GroupCog):
         if result is not None and session.engine is not None and self.kind in HISTORIES:
             # A finished engine changes no more, so its record is built off the event loop.
             record = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
+        # Finishing places rate the game (bot/ratings.py); an abandoned game has none.
+        finish = places(scores, result.winners, self.engine_cls.lower_score_wins) if result else None
         players = [
             PlayerRecord(
                 user_id=user_id,
@@ -573,6 +576,7 @@ class GameCog(commands.GroupCog):
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
                 name=session.names.get(user_id),
+                place=finish[seat] if finish else None,
             )
             for seat, user_id in enumerate(session.players)
         ]

@@ -19,6 +19,8 @@ from typing import Any, ClassVar
 
 import orjson
 
+from bot.ratings import NEW, Rating, counts, update
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -48,6 +50,17 @@ class PlayerRecord:
     score: int
     won: bool
     name: str | None = None  # the display name in that game
+    place: int | None = None  # finishing place (1 best, ties share): rated only when every seat has one
+    computer: bool = False  # a computer player: never rated (see bot/ratings.py, ``counts``)
+
+
+# Games and ratings carry a season: the one in progress is 0, an archived one its ``seasons`` id.
+RUNNING_SEASON = 0
+# Ratings are also kept over every game, seasons or not, under this mark.
+ALL_TIME = -1
+# A forgotten member's seat in others' finished games (``forget_member``): never ranked.
+FORMER_MEMBER = 0
+SORTS = ("rating", "wins", "score")
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,29 @@ class Standing:
     wins: int
     score: int  # summed over the games
     name: str | None = None  # the newest display name saved with any of the member's games here
+    rating: Rating | None = None  # on the rating board only (whose rows carry no score: 0)
+
+
+@dataclass(frozen=True)
+class MemberRating:
+    kind: str
+    season_id: int  # RUNNING_SEASON or ALL_TIME
+    rating: Rating
+    before: Rating  # before the member's last rated game
+    games: int  # rated games
+    wins: int
+
+    @property
+    def change(self) -> int:
+        """What the member's last game did to the number they see."""
+        return self.rating.shown - self.before.shown
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    name: str
+    ended_at: int  # ms since the epoch
 
 
 @dataclass(frozen=True)
@@ -165,10 +201,20 @@ class Storage(ABC):
 
     @abstractmethod
     async def leaderboard(
-        self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
+        self,
+        guild_id: int,
+        kind: str,
+        *,
+        lower_score_wins: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+        sort: str = "wins",
+        season: int | None = None,
     ) -> tuple[list[Standing], int]:
-        """One page of the server's ranking for a game (finished games only) and the row count:
-        wins first, then the summed score, then games played."""
+        """One page of the server's ranking for a game (finished games only) and the row count.
+        ``sort``: "wins" (wins, then the summed score, then games played), "score" (score, then
+        wins), or "rating" (μ − 3σ; members with ``bot.ratings.MIN_RATED_GAMES`` rated games only).
+        ``season``: None for all time, ``RUNNING_SEASON`` or an archived season's id."""
 
     @abstractmethod
     async def stats(
@@ -177,7 +223,38 @@ class Storage(ABC):
         """Per game: games, wins and scores of one member in one server."""
 
     @abstractmethod
-    async def game_count(self, guild_id: int, kind: str | None = None) -> int: ...
+    async def game_count(
+        self, guild_id: int, kind: str | None = None, *, season: int | None = None
+    ) -> int: ...
+
+    @abstractmethod
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
+        """A member's ratings in one server: per game, this season's and all time."""
+
+    # ----------------------------------------------------------------- seasons
+
+    @abstractmethod
+    async def new_season(self, guild_id: int, name: str, now: int) -> Season | None:
+        """Archive the running season under ``name`` (its games and ratings) and start afresh;
+        None, changing nothing, if the server already has a season of that name (any case)."""
+
+    @abstractmethod
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The server's archived seasons, newest first."""
+
+    # ----------------------------------------------------------------- members' data
+
+    @abstractmethod
+    async def forget_member(self, user_id: int) -> int:
+        """In every server: the member's ratings go, and their seats in finished games become
+        ``FORMER_MEMBER`` without a name. Returns how many rows were changed or removed."""
+
+    @abstractmethod
+    async def reset_standings(self, guild_id: int) -> int:
+        """Remove one server's finished games, seats, ratings and seasons; returns the games removed.
+        Games in progress are untouched."""
+
+    # ----------------------------------------------------------------- replays
 
     @abstractmethod
     async def recent_games(
@@ -189,6 +266,46 @@ class Storage(ABC):
     @abstractmethod
     async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
         """One finished game of this server with its record, or None."""
+
+
+def season_key(name: str) -> str:
+    """Season names are unique per server whatever their case."""
+    return name.strip().casefold()
+
+
+RatingRow = tuple[int, int, float, float, float, float, int, int]
+
+
+def rating_rows(record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]]) -> list[RatingRow]:
+    """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
+    wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
+    (μ, σ, games, wins). Nothing for an abandoned game, one without places, or one that does not
+    count (``bot.ratings.counts``: computers, fewer than two humans)."""
+    seats = record.players
+    if record.outcome != "finished" or any(p.place is None for p in seats):
+        return []
+    if not counts([p.computer for p in seats]):
+        return []
+    humans = [p for p in seats if not p.computer]
+    rows: list[RatingRow] = []
+    for season in (RUNNING_SEASON, ALL_TIME):
+        found = [current.get((season, p.user_id)) for p in humans]
+        before = [Rating(float(f[0]), float(f[1])) if f else NEW for f in found]
+        after = update(before, [p.place or 0 for p in humans])
+        for p, old, new, f in zip(humans, before, after, found, strict=True):
+            games, wins = (int(f[2]), int(f[3])) if f else (0, 0)
+            rows.append(
+                (season, p.user_id, new.mu, new.sigma, old.mu, old.sigma, games + 1, wins + int(p.won))
+            )
+    return rows
+
+
+def member_ratings(rows: Iterable[Sequence[Any]]) -> list[MemberRating]:
+    """Rows of (kind, season, μ, σ, μ before, σ before, games, wins)."""
+    return [
+        MemberRating(k, int(s), Rating(float(m), float(sd)), Rating(float(pm), float(ps)), int(g), int(w))
+        for k, s, m, sd, pm, ps, g, w in rows
+    ]
 
 
 def fold_stats(rows: Iterable[Sequence[Any]], lower_score_wins: Mapping[str, bool] | None) -> list[KindStats]:

@@ -10,17 +10,26 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from bot.ratings import MIN_RATED_GAMES, Rating
 from bot.storage import (
+    ALL_TIME,
+    FORMER_MEMBER,
+    RUNNING_SEASON,
     GameRecord,
     KindStats,
+    MemberRating,
+    Season,
     Shards,
     Standing,
     Storage,
     StorageUnavailable,
     StoredGame,
     fold_stats,
+    member_ratings,
     pack_log,
+    rating_rows,
     redacted,
+    season_key,
     unpack_log,
 )
 
@@ -77,6 +86,33 @@ MIGRATIONS: tuple[str, ...] = (
         record   BYTEA  NOT NULL
     );
     """,
+    # Ratings and seasons (see sqlite.py).
+    """
+    ALTER TABLE games ADD COLUMN season_id BIGINT NOT NULL DEFAULT 0;
+    CREATE TABLE seasons (
+        id       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        name     TEXT   NOT NULL,
+        key      TEXT   NOT NULL,
+        ended_at BIGINT NOT NULL,
+        UNIQUE (guild_id, key)
+    );
+    CREATE TABLE ratings (
+        guild_id   BIGINT           NOT NULL,
+        kind       TEXT             NOT NULL,
+        season_id  BIGINT           NOT NULL,
+        user_id    BIGINT           NOT NULL,
+        mu         DOUBLE PRECISION NOT NULL,
+        sigma      DOUBLE PRECISION NOT NULL,
+        prev_mu    DOUBLE PRECISION NOT NULL,
+        prev_sigma DOUBLE PRECISION NOT NULL,
+        games      INTEGER          NOT NULL,
+        wins       INTEGER          NOT NULL,
+        PRIMARY KEY (guild_id, kind, season_id, user_id)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id);
+    CREATE INDEX game_players_user ON game_players (user_id);
+    """,
 )
 
 # Any constant every process agrees on: the advisory lock that lets one process migrate at a time.
@@ -104,13 +140,31 @@ INSERT_PLAYER = (
 # Looked up for the page's rows only: the member's newest saved name in this server.
 NEWEST_NAME = (
     "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
-    "WHERE q.guild_id = $1 AND h.guild_id = $1 AND q.user_id = p.user_id AND q.name IS NOT NULL "
+    "WHERE q.guild_id = $1 AND h.guild_id = $1 AND q.user_id = {user} AND q.name IS NOT NULL "
     "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
 )
+# $5: a season's id, or NULL for all time.
 RANKED = (
     "FROM game_players p JOIN games g ON g.id = p.game_id "
-    "WHERE g.guild_id = $1 AND p.guild_id = $1 AND g.kind = $2 AND g.outcome = 'finished'"
+    "WHERE g.guild_id = $1 AND p.guild_id = $1 AND g.kind = $2 AND g.outcome = 'finished' "
+    "AND p.user_id <> $6 AND ($5::bigint IS NULL OR g.season_id = $5)"
 )
+UPSERT_RATING = (
+    "INSERT INTO ratings (guild_id, kind, season_id, user_id, mu, sigma, prev_mu, prev_sigma, games, wins) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (guild_id, kind, season_id, user_id) "
+    "DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma, prev_mu=excluded.prev_mu, "
+    "prev_sigma=excluded.prev_sigma, games=excluded.games, wins=excluded.wins"
+)
+STANDINGS_TABLES = (
+    "game_logs",
+    "game_players",
+    "games",
+    "ratings",
+    "seasons",
+)  # a server's, in deletion order
+# With the guild id: recording a game, archiving a season and resetting a server take turns per
+# server (a rating is read, then written).
+STANDINGS_LOCK = "SELECT pg_advisory_xact_lock(hashtext('party-cards standings'), hashtext($1::bigint::text))"
 
 POOL_SIZE = 10
 # A session save commits without waiting for the disk (synchronous_commit=off): like SQLite's
@@ -230,25 +284,79 @@ class PostgresStorage(Storage):
                     record.guild_id,
                     pack_log(record.log),
                 )
+            await self._rate(conn, record)
         return True
 
+    @staticmethod
+    async def _rate(conn: asyncpg.Connection, record: GameRecord) -> None:
+        await conn.execute(STANDINGS_LOCK, record.guild_id)
+        found = await conn.fetch(
+            "SELECT season_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = $1 AND kind = $2 "
+            "AND season_id = ANY($3::bigint[]) AND user_id = ANY($4::bigint[])",
+            record.guild_id,
+            record.kind,
+            [RUNNING_SEASON, ALL_TIME],
+            sorted({p.user_id for p in record.players}),
+        )
+        rows = rating_rows(record, {(int(r[0]), int(r[1])): tuple(r)[2:] for r in found})
+        if rows:
+            await conn.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
+
     async def leaderboard(
-        self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
+        self,
+        guild_id: int,
+        kind: str,
+        *,
+        lower_score_wins: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+        sort: str = "wins",
+        season: int | None = None,
     ) -> tuple[list[Standing], int]:
+        if sort == "rating":
+            return await self._rating_board(
+                guild_id, kind, ALL_TIME if season is None else season, offset, limit
+            )
         order = "ASC" if lower_score_wins else "DESC"
+        ranking = f"SUM(p.won) DESC, SUM(p.score) {order}"
+        if sort == "score":
+            ranking = f"SUM(p.score) {order}, SUM(p.won) DESC"
+        args = (guild_id, kind, season, FORMER_MEMBER)
         async with self._pool.acquire() as conn:
-            total = await conn.fetchval(f"SELECT COUNT(DISTINCT p.user_id) {RANKED}", guild_id, kind)
+            total = await conn.fetchval(
+                f"SELECT COUNT(DISTINCT p.user_id) {RANKED.replace('$5', '$3').replace('$6', '$4')}", *args
+            )
             rows = await conn.fetch(
-                f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {NEWEST_NAME} {RANKED} "
-                "GROUP BY p.user_id "
-                f"ORDER BY SUM(p.won) DESC, SUM(p.score) {order}, COUNT(*) DESC, p.user_id ASC "
-                "LIMIT $3 OFFSET $4",
+                f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {NEWEST_NAME.format(user='p.user_id')} "
+                f"{RANKED} GROUP BY p.user_id ORDER BY {ranking}, COUNT(*) DESC, p.user_id ASC LIMIT $3 OFFSET $4",
                 guild_id,
                 kind,
                 limit,
                 offset,
+                season,
+                FORMER_MEMBER,
             )
         return [Standing(int(u), int(n), int(w), int(s), name) for u, n, w, s, name in rows], int(total)
+
+    async def _rating_board(
+        self, guild_id: int, kind: str, season: int, offset: int, limit: int
+    ) -> tuple[list[Standing], int]:
+        base = "FROM ratings r WHERE r.guild_id = $1 AND r.kind = $2 AND r.season_id = $3 AND r.games >= $4"
+        async with self._pool.acquire() as conn:
+            total = await conn.fetchval(f"SELECT COUNT(*) {base}", guild_id, kind, season, MIN_RATED_GAMES)
+            rows = await conn.fetch(
+                f"SELECT r.user_id, r.games, r.wins, r.mu, r.sigma, {NEWEST_NAME.format(user='r.user_id')} "
+                f"{base} ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id ASC LIMIT $5 OFFSET $6",
+                guild_id,
+                kind,
+                season,
+                MIN_RATED_GAMES,
+                limit,
+                offset,
+            )
+        return [
+            Standing(int(u), int(n), int(w), 0, name, Rating(mu, sigma)) for u, n, w, mu, sigma, name in rows
+        ], int(total)
 
     async def stats(
         self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
@@ -263,13 +371,14 @@ class PostgresStorage(Storage):
         )
         return fold_stats(rows, lower_score_wins)
 
-    async def game_count(self, guild_id: int, kind: str | None = None) -> int:
-        if kind is None:
-            count = await self._pool.fetchval("SELECT COUNT(*) FROM games WHERE guild_id = $1", guild_id)
-        else:
-            count = await self._pool.fetchval(
-                "SELECT COUNT(*) FROM games WHERE guild_id = $1 AND kind = $2", guild_id, kind
-            )
+    async def game_count(self, guild_id: int, kind: str | None = None, *, season: int | None = None) -> int:
+        count = await self._pool.fetchval(
+            "SELECT COUNT(*) FROM games WHERE guild_id = $1 AND ($2::text IS NULL OR kind = $2) "
+            "AND ($3::bigint IS NULL OR season_id = $3)",
+            guild_id,
+            kind,
+            season,
+        )
         return int(count)
 
     async def recent_games(
@@ -302,6 +411,71 @@ class PostgresStorage(Storage):
             return None
         kind, channel, ended, data, names = row
         return StoredGame(game_key, kind, int(channel), int(ended), list(names), unpack_log(data))
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
+        rows = await self._pool.fetch(
+            "SELECT kind, season_id, mu, sigma, prev_mu, prev_sigma, games, wins FROM ratings "
+            "WHERE guild_id = $1 AND user_id = $2 AND season_id = ANY($3::bigint[]) "
+            "ORDER BY kind, season_id DESC",
+            guild_id,
+            user_id,
+            [RUNNING_SEASON, ALL_TIME],
+        )
+        return member_ratings(rows)
+
+    # ----------------------------------------------------------------- seasons
+
+    async def new_season(self, guild_id: int, name: str, now: int) -> Season | None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(STANDINGS_LOCK, guild_id)
+            season_id = await conn.fetchval(
+                "INSERT INTO seasons (guild_id, name, key, ended_at) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (guild_id, key) DO NOTHING RETURNING id",
+                guild_id,
+                name.strip(),
+                season_key(name),
+                now,
+            )
+            if season_id is None:
+                return None
+            for table in ("games", "ratings"):
+                await conn.execute(
+                    f"UPDATE {table} SET season_id = $1 WHERE guild_id = $2 AND season_id = $3",
+                    season_id,
+                    guild_id,
+                    RUNNING_SEASON,
+                )
+        return Season(int(season_id), name.strip(), now)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        rows = await self._pool.fetch(
+            "SELECT id, name, ended_at FROM seasons WHERE guild_id = $1 ORDER BY ended_at DESC, id DESC",
+            guild_id,
+        )
+        return [Season(int(i), n, int(e)) for i, n, e in rows]
+
+    # ----------------------------------------------------------------- members' data
+
+    async def forget_member(self, user_id: int) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            seats = await conn.execute(
+                "UPDATE game_players SET user_id = $1, name = NULL WHERE user_id = $2", FORMER_MEMBER, user_id
+            )
+            ratings = await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
+        return _rows(seats) + _rows(ratings)
+
+    async def reset_standings(self, guild_id: int) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(STANDINGS_LOCK, guild_id)
+            games = await conn.fetchval("SELECT COUNT(*) FROM games WHERE guild_id = $1", guild_id)
+            for table in STANDINGS_TABLES:
+                await conn.execute(f"DELETE FROM {table} WHERE guild_id = $1", guild_id)
+        return int(games)
+
+
+def _rows(status: str) -> int:
+    """The row count of a command status such as ``UPDATE 3``."""
+    return int(status.rsplit(" ", 1)[-1])
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:

@@ -14,15 +14,24 @@ from typing import Any
 import aiosqlite
 import orjson  # a session is saved after every press; orjson is ~15x faster than json there
 
+from bot.ratings import MIN_RATED_GAMES, Rating
 from bot.storage import (
+    ALL_TIME,
+    FORMER_MEMBER,
+    RUNNING_SEASON,
     GameRecord,
     KindStats,
+    MemberRating,
+    Season,
     Shards,
     Standing,
     Storage,
     StoredGame,
     fold_stats,
+    member_ratings,
     pack_log,
+    rating_rows,
+    season_key,
     unpack_log,
 )
 
@@ -77,6 +86,55 @@ MIGRATIONS: tuple[str, ...] = (
         record   BLOB    NOT NULL
     );
     """,
+    # Ratings and seasons: each game belongs to a season (0: the one running; an archived one's
+    # id), ratings are kept per season and all time (-1); a forgotten member's seats are found
+    # by user across every server.
+    """
+    ALTER TABLE games ADD COLUMN season_id INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE seasons (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        name     TEXT    NOT NULL,
+        key      TEXT    NOT NULL,
+        ended_at INTEGER NOT NULL,
+        UNIQUE (guild_id, key)
+    );
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        season_id  INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        prev_mu    REAL    NOT NULL,
+        prev_sigma REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, kind, season_id, user_id)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id);
+    CREATE INDEX game_players_user ON game_players (user_id);
+    """,
+)
+
+# Looked up for a page's rows only: the member's newest saved name in this server.
+NEWEST_NAME = (
+    "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
+    "WHERE q.guild_id = ? AND h.guild_id = ? AND q.user_id = {user} AND q.name IS NOT NULL "
+    "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
+)
+STANDINGS_TABLES = (
+    "game_logs",
+    "game_players",
+    "games",
+    "ratings",
+    "seasons",
+)  # a server's, in deletion order
+UPSERT_RATING = (
+    "INSERT INTO ratings (guild_id, kind, season_id, user_id, mu, sigma, prev_mu, prev_sigma, games, wins) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, season_id, user_id) DO UPDATE SET "
+    "mu=excluded.mu, sigma=excluded.sigma, prev_mu=excluded.prev_mu, prev_sigma=excluded.prev_sigma, "
+    "games=excluded.games, wins=excluded.wins"
 )
 
 
@@ -244,32 +302,78 @@ class SqliteStorage(Storage):
                 "INSERT INTO game_logs (game_id, guild_id, record) VALUES (?, ?, ?)",
                 (game_id, record.guild_id, pack_log(record.log)),
             )
+        await self._rate(record)
         await self._db.execute("COMMIT")
         return True
 
+    async def _rate(self, record: GameRecord) -> None:
+        """Inside the record's transaction (which holds the write lock): read the players'
+        ratings, write the new ones."""
+        users = sorted({p.user_id for p in record.players})
+        async with self._db.execute(
+            "SELECT season_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND kind = ? "
+            f"AND season_id IN (?, ?) AND user_id IN ({', '.join('?' * len(users))})",
+            (record.guild_id, record.kind, RUNNING_SEASON, ALL_TIME, *users),
+        ) as cur:
+            current = {(int(s), int(u)): rest async for s, u, *rest in cur}
+        rows = rating_rows(record, current)
+        if rows:
+            await self._db.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
+
     async def leaderboard(
-        self, guild_id: int, kind: str, *, lower_score_wins: bool = False, offset: int = 0, limit: int = 10
+        self,
+        guild_id: int,
+        kind: str,
+        *,
+        lower_score_wins: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+        sort: str = "wins",
+        season: int | None = None,
     ) -> tuple[list[Standing], int]:
+        if sort == "rating":
+            return await self._rating_board(
+                guild_id, kind, ALL_TIME if season is None else season, offset, limit
+            )
         order = "ASC" if lower_score_wins else "DESC"
         base = (
             "FROM game_players p JOIN games g ON g.id = p.game_id "
-            "WHERE g.guild_id = ? AND p.guild_id = ? AND g.kind = ? AND g.outcome = 'finished'"
+            "WHERE g.guild_id = ? AND p.guild_id = ? AND g.kind = ? AND g.outcome = 'finished' "
+            "AND p.user_id <> ?"
         )
-        args = (guild_id, guild_id, kind)
+        args: tuple[Any, ...] = (guild_id, guild_id, kind, FORMER_MEMBER)
+        if season is not None:
+            base += " AND g.season_id = ?"
+            args += (season,)
         async with self._db.execute(f"SELECT COUNT(DISTINCT p.user_id) {base}", args) as cur:
             total = int((await cur.fetchone())[0])
-        # Looked up for the page's rows only: the member's newest saved name in this server.
-        newest_name = (
-            "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
-            "WHERE q.guild_id = ? AND h.guild_id = ? AND q.user_id = p.user_id AND q.name IS NOT NULL "
-            "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
-        )
+        ranking = f"SUM(p.won) DESC, SUM(p.score) {order}"
+        if sort == "score":
+            ranking = f"SUM(p.score) {order}, SUM(p.won) DESC"
         async with self._db.execute(
-            f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {newest_name} {base} GROUP BY p.user_id "
-            f"ORDER BY SUM(p.won) DESC, SUM(p.score) {order}, COUNT(*) DESC, p.user_id ASC LIMIT ? OFFSET ?",
+            f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {NEWEST_NAME.format(user='p.user_id')} "
+            f"{base} GROUP BY p.user_id ORDER BY {ranking}, COUNT(*) DESC, p.user_id ASC LIMIT ? OFFSET ?",
             (guild_id, guild_id, *args, limit, offset),
         ) as cur:
             rows = [Standing(int(u), int(n), int(w), int(s), name) async for u, n, w, s, name in cur]
+        return rows, total
+
+    async def _rating_board(
+        self, guild_id: int, kind: str, season: int, offset: int, limit: int
+    ) -> tuple[list[Standing], int]:
+        base = "FROM ratings r WHERE r.guild_id = ? AND r.kind = ? AND r.season_id = ? AND r.games >= ?"
+        args = (guild_id, kind, season, MIN_RATED_GAMES)
+        async with self._db.execute(f"SELECT COUNT(*) {base}", args) as cur:
+            total = int((await cur.fetchone())[0])
+        async with self._db.execute(
+            f"SELECT r.user_id, r.games, r.wins, r.mu, r.sigma, {NEWEST_NAME.format(user='r.user_id')} {base} "
+            "ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id ASC LIMIT ? OFFSET ?",
+            (guild_id, guild_id, *args, limit, offset),
+        ) as cur:
+            rows = [
+                Standing(int(u), int(n), int(w), 0, name, Rating(mu, sigma))
+                async for u, n, w, mu, sigma, name in cur
+            ]
         return rows, total
 
     async def stats(
@@ -285,12 +389,15 @@ class SqliteStorage(Storage):
             rows = await cur.fetchall()
         return fold_stats(rows, lower_score_wins)
 
-    async def game_count(self, guild_id: int, kind: str | None = None) -> int:
+    async def game_count(self, guild_id: int, kind: str | None = None, *, season: int | None = None) -> int:
         sql = "SELECT COUNT(*) FROM games WHERE guild_id = ?"
         args: tuple[Any, ...] = (guild_id,)
         if kind is not None:
             sql += " AND kind = ?"
             args += (kind,)
+        if season is not None:
+            sql += " AND season_id = ?"
+            args += (season,)
         async with self._db.execute(sql, args) as cur:
             return int((await cur.fetchone())[0])
 
@@ -334,6 +441,75 @@ class SqliteStorage(Storage):
             "SELECT name FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cur:
             return [name async for (name,) in cur]
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
+        async with self._db.execute(
+            "SELECT kind, season_id, mu, sigma, prev_mu, prev_sigma, games, wins FROM ratings "
+            "WHERE guild_id = ? AND user_id = ? AND season_id IN (?, ?) ORDER BY kind, season_id DESC",
+            (guild_id, user_id, RUNNING_SEASON, ALL_TIME),
+        ) as cur:
+            return member_ratings(await cur.fetchall())
+
+    # ----------------------------------------------------------------- seasons
+
+    async def new_season(self, guild_id: int, name: str, now: int) -> Season | None:
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self._db.execute(
+                    "INSERT INTO seasons (guild_id, name, key, ended_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO NOTHING",
+                    (guild_id, name.strip(), season_key(name), now),
+                ) as cur:
+                    season_id = cur.lastrowid if cur.rowcount == 1 else None
+                if season_id is None:
+                    await self._db.execute("ROLLBACK")
+                    return None
+                for table in ("games", "ratings"):
+                    await self._db.execute(
+                        f"UPDATE {table} SET season_id = ? WHERE guild_id = ? AND season_id = ?",
+                        (season_id, guild_id, RUNNING_SEASON),
+                    )
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+        return Season(int(season_id), name.strip(), now)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        async with self._db.execute(
+            "SELECT id, name, ended_at FROM seasons WHERE guild_id = ? ORDER BY ended_at DESC, id DESC",
+            (guild_id,),
+        ) as cur:
+            return [Season(int(i), n, int(e)) async for i, n, e in cur]
+
+    # ----------------------------------------------------------------- members' data
+
+    async def forget_member(self, user_id: int) -> int:
+        return await self._change(
+            ("UPDATE game_players SET user_id = ?, name = NULL WHERE user_id = ?", (FORMER_MEMBER, user_id)),
+            ("DELETE FROM ratings WHERE user_id = ?", (user_id,)),
+        )
+
+    async def reset_standings(self, guild_id: int) -> int:
+        games = await self.game_count(guild_id)
+        await self._change(*((f"DELETE FROM {t} WHERE guild_id = ?", (guild_id,)) for t in STANDINGS_TABLES))
+        return games
+
+    async def _change(self, *statements: tuple[str, tuple[Any, ...]]) -> int:
+        """Run statements in one transaction; the rows they changed."""
+        changed = 0
+        async with self._writing:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    async with self._db.execute(sql, args) as cur:
+                        changed += max(cur.rowcount, 0)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+        return changed
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:

@@ -217,6 +217,6 @@ async def test_when_the_shard_count_changes_games_follow_their_guild_to_its_new_
         assert scores(channel) == f"alice-{n}: 1\nbob-{n}: 1"
     # The game the first process finished is on this process's leaderboard.
     alice, bob = members[0]
-    await alice.slash(finished, "leaderboard", game="tap")
+    await alice.slash(finished, "leaderboard", game="tap", sort="wins")
     ranking = finished.last_message.embeds[0].description
     assert f"alice-0 (<@{alice.id}>) — 1 win" in ranking and f"bob-0 (<@{bob.id}>) — 1 win" in ranking

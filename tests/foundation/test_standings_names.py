@@ -54,7 +54,7 @@ async def test_the_leaderboard_shows_the_saved_name_of_a_member_who_left_and_a_m
 ):
     players = [PlayerRecord(999, 0, 5, True, "Zed *the* great"), PlayerRecord(998, 1, 1, False)]
     await simcord_env.bot.storage.record_game(record("left", players, guild=world.guild.id))
-    result = await world.members[0].slash(world.channel, "leaderboard", game="tap")
+    result = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     lines = result.response.embeds[0].description.splitlines()
     # Markdown in a name is shown as typed, not as formatting.
     assert lines[0] == "**1.** Zed \\*the\\* great (<@999>) — 1 win, 5 taps in 1 game"
