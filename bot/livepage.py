@@ -12,11 +12,13 @@ around here without patching SimCord (docs/architecture.md, "The playground"):
    viewer can see: every such change is a bot request other than a GET (a message sent, edited or
    deleted, an interaction answered, commands synced), counted from SimCord's request log.
 2. Every click and command is bound to the page revision it was made on, and refused ("Action was
-   not completed.") if the page was republished before the browser's next poll. Discord delivers
-   a click on any button still on the message, and a slash command whatever the channel shows; so
-   does the playground: a stale command is admitted, and a stale click when a button with the
-   same ``custom_id`` is still on that message (its position may have moved). A click on a button
-   that is gone stays refused, as in Discord.
+   not completed.") if the page was republished before the browser's next poll, or if any other
+   page's action is running ("busy"). Discord delivers a click on any button still on the
+   message, a slash command whatever the channel shows, and two people's clicks independently; so
+   does the playground: an action waits for the running one instead of being refused, a stale
+   command is admitted, and a stale click too when a button with the same ``custom_id`` is still
+   on that message (its position may have moved). A click on a button that is gone stays refused,
+   as in Discord.
 3. A bot timer whose work does not settle in time leaves the failure in the env's timer task, and
    until some operation collects it every later timer is skipped: the game stops moving. Between
    clicks the follower collects it (logged with its traceback) and lets the skipped timers run.
@@ -97,8 +99,9 @@ class LivePage:
         self.changes = 0  # bot requests that changed something, so far
         self._published: dict[str, int] = {}  # page id -> ``changes`` when it was last published
         self._controls: dict[str, OrderedDict[int, dict[str, str]]] = {}
-        self._quiet = asyncio.Event()
-        self._quiet.set()
+        # SimCord runs one action at a time and refuses the others as "busy"; here they queue,
+        # and so does the settling that recovers the timers, which no click may overlap.
+        self._turn = asyncio.Lock()
         self._publish = preview._publish
         self._admit = preview._action
         # Instance attributes shadow the methods, so SimCord's own calls come through here too.
@@ -137,7 +140,7 @@ class LivePage:
         """Republish every browser page that has not shown the latest change; never during a
         click. (The Python-side page nobody looks at is left to ``Preview.snapshot``.)"""
         preview = self._preview
-        if preview._active_action is not None or not self._quiet.is_set():
+        if self._turn.locked() or preview._active_action is not None:
             return 0
         self._count_changes()
         stale = [
@@ -156,10 +159,10 @@ class LivePage:
     # -- clicks made on an older revision ---------------------------------------------------------
 
     async def _action(self, context_id: Any, body: Any) -> Any:
-        await self._quiet.wait()
-        if isinstance(body, Mapping):
-            body = self.rebased(context_id, body)
-        return await self._admit(context_id, body)
+        async with self._turn:
+            if isinstance(body, Mapping):
+                body = self.rebased(context_id, body)
+            return await self._admit(context_id, body)
 
     def rebased(self, context_id: Any, body: Mapping[str, Any]) -> Mapping[str, Any]:
         """``body`` made current if Discord would still deliver it, else as it came."""
@@ -204,18 +207,15 @@ class LivePage:
         task = self._env._real_advance_task
         if task is None or not task.done() or task.cancelled() or task.exception() is None:
             return False
-        if self._preview._active_action is not None:
-            return False  # that click's own settling collects it
-        self._quiet.clear()  # clicks wait for this settle instead of overlapping it
-        try:
+        if self._turn.locked():
+            return False  # a click is settling: that collects it
+        async with self._turn:
             try:
                 await self._env.settle()
             except Exception:
                 log.exception("a bot timer did not settle; the playground's timers run on")
             with contextlib.suppress(Exception):
                 await self._env.settle()  # the timers skipped meanwhile
-        finally:
-            self._quiet.set()
         return True
 
 
