@@ -184,6 +184,15 @@ class PageDriver:
 
     def open(self, url: str) -> None:
         self.page.goto(url)
+        self._opened()
+
+    def reload(self) -> None:
+        """What a person does with a stuck page (going to the same address would not reload it)."""
+        self.page.reload()
+        self._opened()
+
+    def _opened(self) -> None:
+        self._failures = 0
         self.settle("opening the page")
         self.viewer = self._name_of(self.state()["viewerId"])
 
