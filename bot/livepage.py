@@ -30,7 +30,6 @@ ever fails.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
@@ -74,8 +73,8 @@ class RealTimeClock:
     """SimCord's virtual clock, held to the wall clock from the moment it is made.
 
     The target is absolute, so a tick that comes late, or a restart of the follower, catches up
-    instead of losing time, and a bot timer that moved the clock to its own instant (a hair ahead)
-    is never counted twice.
+    instead of losing time, and time a bot timer already moved the clock by (SimCord jumps it to
+    the timer's instant when it fires) is not added a second time.
     """
 
     def __init__(self, env: Any) -> None:
@@ -210,12 +209,12 @@ class LivePage:
         if self._turn.locked():
             return False  # a click is settling: that collects it
         async with self._turn:
-            try:
-                await self._env.settle()
-            except Exception:
-                log.exception("a bot timer did not settle; the playground's timers run on")
-            with contextlib.suppress(Exception):
-                await self._env.settle()  # the timers skipped meanwhile
+            # The first settle raises the failure it collects; the second runs the timers it held.
+            for step in ("a bot timer did not settle", "the timers it held back did not settle"):
+                try:
+                    await self._env.settle()
+                except Exception:
+                    log.exception("%s; the playground's timers run on", step)
         return True
 
 
