@@ -157,6 +157,11 @@ class Soak:
             for record in self.playground.errors[:20]:
                 print(f"  error logged: {record.getMessage()}")
             print(f"  skipped (a chosen button was gone when looked for): {self.skipped}")
+            live = self.playground.live
+            if live is not None:
+                print(
+                    f"  made on an older revision of the page and admitted all the same: {live.stale_admitted}"
+                )
 
 
 def main() -> int:

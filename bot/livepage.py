@@ -96,6 +96,7 @@ class LivePage:
         self._preview = preview
         self._seen_requests = 0
         self.changes = 0  # bot requests that changed something, so far
+        self.stale_admitted = 0  # actions made on an older revision and admitted all the same
         self._published: dict[str, int] = {}  # page id -> ``changes`` when it was last published
         self._controls: dict[str, OrderedDict[int, dict[str, str]]] = {}
         # SimCord runs one action at a time and refuses the others as "busy"; here they queue,
@@ -180,6 +181,7 @@ class LivePage:
             if key is None:
                 return body
             body = {**body, "control_key": key}
+        self.stale_admitted += 1
         return {**body, "published_revision": page.revision}
 
     def _same_control(self, page: Any, revision: int, key: Any) -> str | None:

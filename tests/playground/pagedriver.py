@@ -116,6 +116,7 @@ class Playground:
         self.loop = asyncio.get_running_loop()
         self.env, self.channel, self.preview = env, channel, preview
         self.bot = env.bot
+        self.live = more.get("live")  # the page follower, where the playground has one
         self.url = preview.url
         self.member_ids = {name: member.id for name, member in zip(MEMBERS, members, strict=True)}
         self._done = asyncio.Event()
