@@ -11,23 +11,35 @@ from typing import Any
 import discord
 
 from bot.components import GameButton, make_view
+from bot.picture_cache import ByteLRU
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 
+# Encoded pictures by key, shared by every game. The session layer asks for a picture only when
+# its key differs from the one on the message, so what comes back is a picture shown in several
+# channels (Monster Masks' 17 boards, Kabuki's opening boards) or a board posted anew; 2 MiB
+# holds all of those and keeps what stays after the games end small.
+PICTURES = ByteLRU(2 * 1024 * 1024)
+
+
 @dataclass
 class Picture:
-    """A PNG for the board. ``key`` identifies its content: an unchanged key is not re-uploaded.
-    A ``slow`` picture (tens of milliseconds to draw) is drawn in a worker thread, so the event
-    loop goes on serving every other channel meanwhile; ``render`` must then be thread-safe."""
+    """A PNG for the board. ``key`` identifies its content, in every game and channel: an
+    unchanged key is not re-uploaded, and an encoded picture is kept by its key in ``PICTURES``.
+    ``render`` runs in a worker thread (a picture takes milliseconds, tens of them for a big
+    one, and the event loop goes on serving every other channel meanwhile), so it must be
+    thread-safe."""
 
     key: Any
     render: Callable[[], bytes]
     filename: str = "board.png"
-    slow: bool = False
 
     async def file(self) -> discord.File:
-        data = await asyncio.to_thread(self.render) if self.slow else self.render()
+        data = PICTURES.get(self.key)
+        if data is None:
+            data = await asyncio.to_thread(self.render)
+            PICTURES.put(self.key, data)
         return discord.File(io.BytesIO(data), filename=self.filename)
 
 

@@ -7,6 +7,7 @@ ephemeral replies, and in emoji mode keeps the Mime's messages to emoji while a 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
+from bot.games.masks.pictures import draw_all_faces
 from bot.sessions import PLAYING, Session
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,11 @@ class MasksCog(
         f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
         "reveal then waits for the loser's second slap."
     )
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        # The Mime's card is sent inside a press: draw the 16 cards now, off the event loop.
+        await asyncio.to_thread(draw_all_faces)
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
