@@ -7,7 +7,6 @@ ephemeral replies, and in emoji mode keeps the Mime's messages to emoji while a 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import Any, Literal
@@ -16,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.board import Board
+from bot.board import Board, drawn
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
@@ -77,7 +76,7 @@ class MasksCog(
         "Mime passes to the next seat. When the deck (6 cards per player) runs out, most cards wins; "
         "ties share the win.\n\n"
         "**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a "
-        "claimed tile shows its holder. Two slaps on one tile within a quarter second are a race: the "
+        "claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a race: the "
         "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
         "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
         "early; the guess timer is 60 s unless set otherwise.\n"
@@ -92,7 +91,7 @@ class MasksCog(
     async def cog_load(self) -> None:
         await super().cog_load()
         # The Mime's card is sent inside a press: draw the 16 cards now, off the event loop.
-        await asyncio.to_thread(draw_all_faces)
+        await drawn(draw_all_faces)
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
