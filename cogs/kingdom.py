@@ -6,14 +6,13 @@ only turns presses into engine actions and engine events into private messages.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.board import Board, sign
+from bot.board import Board, drawn, sign
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
@@ -70,7 +69,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        await asyncio.to_thread(draw_all_cards)
+        await drawn(draw_all_cards)
 
     @app_commands.command(name="new", description="Open a Death Over the Kingdom lobby")
     @app_commands.describe(
