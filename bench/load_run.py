@@ -30,6 +30,7 @@ from load_probe import (
     Meter,
     StackSampler,
     TaskAccounting,
+    runqueue_wait,
     thread_time,
     timed_to_thread,
 )
@@ -189,6 +190,7 @@ class LoadRun:
             "gc": {gen: (len(v), sum(v), max(v, default=0.0)) for gen, v in self.gc.by_gen.items()},
             "transitions": self.meter.transitions,
             "machine": machine_cpu(),
+            "runqueue": runqueue_wait(),
         }
 
     async def begin(self, name: str) -> PhaseLog:

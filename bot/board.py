@@ -113,5 +113,20 @@ def lobby_board(
     return Board(embed=embed, items=items)
 
 
+def sign(board: Board, commitment: str | None, *, seed: int | None = None, salt: str = "") -> Board:
+    """Put the shuffle commitment under a game's board: from its first board on, before any card
+    is seen; the final board (``seed`` given) adds the seed and salt that open it. Every game's
+    render path calls this, so the commitment is drawn where the board is, not where it is sent."""
+    if commitment is None:
+        return board
+    if seed is None:
+        line = f"Shuffle commitment (SHA-256): {commitment}"
+    else:
+        line = f"Shuffle: seed {seed}, salt {salt}. SHA-256 of {salt}:{seed} = {commitment}"
+    old = board.embed.footer.text
+    board.embed.set_footer(text=f"{old}\n{line}" if old else line)
+    return board
+
+
 def closed_board(title: str, text: str) -> Board:
     return Board(embed=discord.Embed(title=title, description=text, colour=discord.Colour.dark_grey()))

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.board import Board, drawn
+from bot.board import Board, drawn, sign
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
@@ -123,11 +123,13 @@ class MasksCog(
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        return masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        board = masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        return sign(board, session.commitment)
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        return masks_board.render_final(session.engine.view(None), session.seat_names())
+        board = masks_board.render_final(session.engine.view(None), session.seat_names())
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data
