@@ -168,8 +168,10 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
 
 
 def picture_caches() -> tuple[int, str]:
-    """Bytes held by the pictures' caches (``functools`` caches in the games' modules)."""
+    """Bytes held by the pictures' caches (``functools`` caches in the games' modules, and the
+    board's cache of encoded pictures)."""
     sizes = []
+    seen: set[int] = set()  # a picture held by two caches counts once
     for name, module in list(sys.modules.items()):
         if not name.startswith(("bot.", "cogs.")):
             continue
@@ -178,7 +180,11 @@ def picture_caches() -> tuple[int, str]:
                 # An lru_cache's referents are its keys and results (and its own dicts).
                 caches = [x for x in gc.get_referents(value) if not callable(x)]
                 entries = value.cache_info().currsize
-                sizes.append((deep_size(caches), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
+                sizes.append((deep_size(caches, seen=seen), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
+    board = sys.modules.get("bot.board")
+    if board is not None and hasattr(board, "PICTURES"):  # encoded pictures by key, bounded in bytes
+        held = deep_size([board.PICTURES._items], seen=seen)
+        sizes.append((held, f"board.PICTURES ({len(board.PICTURES)})"))
     sizes.sort(reverse=True)
     top = ", ".join(f"{label} {size / 2**20:.1f} MB" for size, label in sizes[:3] if size)
     return sum(size for size, _ in sizes), top
