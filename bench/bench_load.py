@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import collections
 import gc
+import logging
 import random
 import statistics
 import sys
@@ -133,11 +134,15 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     its channels, users and the client are not walked): the engine, the last board shown, each
     seat's last interaction, and the rest of the session."""
     import discord
+    from discord.http import HTTPClient
     from discord.state import ConnectionState
+    from simcord.backend import Backend
 
     stop = (
         discord.Client,
         ConnectionState,
+        HTTPClient,  # shared by all (an attachment keeps a reference to it)
+        Backend,
         discord.Guild,
         discord.abc.GuildChannel,
         discord.User,
@@ -162,6 +167,29 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     )
 
 
+def picture_caches() -> tuple[int, str]:
+    """Bytes held by the pictures' caches (``functools`` caches in the games' modules, and the
+    board's cache of encoded pictures)."""
+    sizes = []
+    seen: set[int] = set()  # a picture held by two caches counts once
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("bot.", "cogs.")):
+            continue
+        for attr, value in vars(module).items():
+            if hasattr(value, "cache_info") and getattr(value, "__module__", None) == name:
+                # An lru_cache's referents are its keys and results (and its own dicts).
+                caches = [x for x in gc.get_referents(value) if not callable(x)]
+                entries = value.cache_info().currsize
+                sizes.append((deep_size(caches, seen=seen), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
+    board = sys.modules.get("bot.board")
+    if board is not None and hasattr(board, "PICTURES"):  # encoded pictures by key, bounded in bytes
+        held = deep_size([board.PICTURES._items], seen=seen)
+        sizes.append((held, f"board.PICTURES ({len(board.PICTURES)})"))
+    sizes.sort(reverse=True)
+    top = ", ".join(f"{label} {size / 2**20:.1f} MB" for size, label in sizes[:3] if size)
+    return sum(size for size, _ in sizes), top
+
+
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
@@ -173,6 +201,7 @@ def memory_point(
         "blocks": sys.getallocatedblocks(),
         "sessions": len(run.bot.sessions),
         "shown": len(run.bot.publishers),
+        "caches": picture_caches(),
     }
     # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
     deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)
@@ -199,6 +228,10 @@ def memory_point(
 
 async def main(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
+    logs = LogCount()
+    root = logging.getLogger()
+    root.handlers[:] = [logs]
+    root.setLevel(logging.INFO)
     async with running([game_cog(args.game)], check_errors=False) as (bot, env):
         made = time.perf_counter()
         tables = build_world(env, bot, args, rng)
@@ -211,6 +244,8 @@ async def main(args: argparse.Namespace) -> None:
             await measure(run, env, tables, args, built)
         finally:
             run.remove()
+            for (level, message), n in logs.counts.most_common(8):
+                print(f"  bot log {level} ×{n}: {message}")
 
 
 async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Namespace, built: float) -> None:
@@ -269,6 +304,22 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
         for (route, code), n in run.wire.errors.most_common(8):
             print(f"  refused by Discord: {route} code {code}: {n}")
+
+
+class LogCount(logging.Handler):
+    """The bot's log lines, counted by message template instead of printed among the figures."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = str(record.msg)[:100]
+        if message == "Ignoring exception in %s" and record.args:
+            message = f"Ignoring exception in {record.args[0]}"  # which event handler raised
+        elif message.startswith("Ignoring exception in view"):
+            message += " (the bench's acknowledge-only button)"
+        self.counts[(record.levelname, message)] += 1
 
 
 def cli(argv: list[str] | None = None) -> argparse.Namespace:

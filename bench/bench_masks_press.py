@@ -2,8 +2,8 @@
 
 A slap is handled end to end: routing, the engine under the session lock, saving the session
 and the slapper's private answer. The board does not change with the slap itself: the session
-timer redraws it when the slap's race window closes (a REST edit with a new picture, drawn then
-and there as in play). That redraw is part of what a slap costs, so it is measured too (time
+timer redraws it when the slap's race window closes (a REST edit; since issue 13 the picture stays
+the same, and changes only when a card is revealed and at the next turn). That redraw is part of what a slap costs, so it is measured too (time
 moved past the window after each turn's slaps) and its share is added per slap on its own line.
 The garbage collector runs as it would, inside whichever press trips it.
 
@@ -70,8 +70,8 @@ async def main() -> None:
                 spent = await cpu_ms(lambda p=press, m=message, c=custom_id: p(m, custom_id=c))
                 samples.append(spent)
                 per_turn[-1].append(spent)
-            # The timer settles the 7 races (7 REST board edits with a new picture each) and
-            # reveals the card: the rest of what this turn's slaps cost.
+            # The timer settles the 7 races (7 REST board edits) and reveals the card (the picture
+            # with the card ringed): the rest of what this turn's slaps cost.
             settles.append(await cpu_ms(lambda: env.advance_time(WINDOW_MS / 1000 + 0.1)) / (PLAYERS - 1))
             with_settle += [slap + settles[-1] for slap in per_turn[-1]]
             if session.engine is not None and not session.engine.is_over:
@@ -82,7 +82,7 @@ async def main() -> None:
         report("masks slap, first turn", per_turn[0], per_turn_base[0])
         report("masks slap, last turn", per_turn[-1], per_turn_base[-1])
         print(
-            f"race settled by the timer (board edit + new picture), per tile: median "
+            f"race settled by the timer (board edit; the reveal's picture shared out), per tile: median "
             f"{statistics.median(settles):.2f} ms CPU"
         )
         print(

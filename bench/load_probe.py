@@ -7,7 +7,8 @@ CPU (``time.thread_time``) of each of its steps is charged to the task's bucket.
 ``Meter`` sections move the time of SimCord's own work (building the press's payload, serving
 the bot's REST calls and interaction answers, its gateway feed) to the ``simcord`` column of the
 same bucket, and discord.py's gateway parsers back to ``bot``. Work a slow picture does in a
-worker thread (``asyncio.to_thread``) is charged to the press's ``worker`` column. A session
+worker thread (``asyncio.to_thread``, or the pictures' thread, ``bot.board.drawn``) is charged to
+the press's ``worker`` column. A session
 timer task (``GameCog._run_timer``) gets a bucket of its own: a race closed by a timer is not
 the work of the press that armed it. What runs outside any task step (the event loop itself,
 future callbacks) goes to the ``loop`` bucket. The meter costs about two ``thread_time`` calls
@@ -25,6 +26,7 @@ import asyncio
 import collections
 import contextvars
 import gc
+import os
 import signal
 import sys
 import time
@@ -290,16 +292,27 @@ class GcTimes:
             gc.callbacks.remove(self)
 
 
+def runqueue_wait() -> float:
+    """Seconds the calling thread has spent runnable but waiting for a CPU (Linux schedstat)."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class LagSampler:
     """How late a 1 ms sleep wakes: the loop's longest unresponsive stretches. For each stall it
-    also keeps how much CPU the loop thread and the whole process got meanwhile: a loop thread
-    that was not on the CPU was waiting for the GIL (another thread held it) or for the OS."""
+    also keeps how much CPU the loop thread and the whole process got meanwhile, and how long the
+    loop thread waited for a CPU: a loop thread that was not on the CPU was waiting for one (other
+    programs), for the GIL (another thread of ours held it) or for I/O."""
 
     INTERVAL = 0.001
 
     def __init__(self) -> None:
         self.heartbeat = perf()
-        self.stalls: list[tuple[float, float, float, float]] = []  # (start, seconds, loop CPU, process CPU)
+        # (start, seconds, loop CPU, process CPU, loop thread's wait for a CPU)
+        self.stalls: list[tuple[float, float, float, float, float]] = []
         self.max_lag = 0.0
         self.samples = 0
         self._stop = False
@@ -307,21 +320,39 @@ class LagSampler:
 
     async def run(self) -> None:
         process_time = time.process_time
-        while not self._stop:
-            started, cpu, process = perf(), thread_time(), process_time()
-            await asyncio.sleep(self.INTERVAL)
-            now = perf()
-            self.heartbeat = now
-            if self.on_beat is not None:
-                self.on_beat()
-            lag = now - started - self.INTERVAL
-            self.samples += 1
-            if lag > self.max_lag:
-                self.max_lag = lag
-            if lag > 0.005:
-                self.stalls.append(
-                    (started + self.INTERVAL, lag, thread_time() - cpu, process_time() - process)
-                )
+        try:
+            schedstat = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+        except OSError:
+            schedstat = None
+
+        def waited() -> int:
+            return int(os.pread(schedstat, 64, 0).split()[1]) if schedstat is not None else 0
+
+        try:
+            while not self._stop:
+                started, cpu, process, wait = perf(), thread_time(), process_time(), waited()
+                await asyncio.sleep(self.INTERVAL)
+                now = perf()
+                self.heartbeat = now
+                if self.on_beat is not None:
+                    self.on_beat()
+                lag = now - started - self.INTERVAL
+                self.samples += 1
+                if lag > self.max_lag:
+                    self.max_lag = lag
+                if lag > 0.005:
+                    self.stalls.append(
+                        (
+                            started + self.INTERVAL,
+                            lag,
+                            thread_time() - cpu,
+                            process_time() - process,
+                            (waited() - wait) / 1e9,
+                        )
+                    )
+        finally:
+            if schedstat is not None:
+                os.close(schedstat)
 
     def stop(self) -> None:
         self._stop = True

@@ -65,9 +65,11 @@ def machine_line(log: PhaseLog) -> str:
     process = log.after["process"] - log.before["process"]
     thread = log.after["loop_thread"] - log.before["loop_thread"]
     cores = total / wall if wall else 0.0
+    waited = log.after["runqueue"] - log.before["runqueue"]
     return (
-        f"loop thread on a core {thread / wall * 100:.0f}% of the time; other programs used "
-        f"{max(0.0, busy - process) / wall:.2f} of the machine's {cores:.0f} cores"
+        f"loop thread on a core {thread / wall * 100:.0f}% of the time, waiting for one "
+        f"{waited / wall * 100:.0f}%; other programs used {max(0.0, busy - process) / wall:.2f} of the "
+        f"machine's {cores:.0f} cores"
     )
 
 
@@ -147,17 +149,17 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         f"process CPU {process:.2f} s in {wall:.1f} s ({process / wall * 100:.0f}% of one core): loop thread "
         f"{thread:.2f} s (bench {bench.get('bench', 0.0):.2f} s, SimCord "
         f"{sum(_select(log, GAME, log.sim)) + sum(_select(log, ACK, log.sim)) + sum(_select(log, LOBBY, log.sim)) + timers.get('simcord', 0.0) + other.get('simcord', 0.0):.2f} s), "
-        f"other threads {process - thread:.2f} s"
+        f"other threads {max(0.0, process - thread):.2f} s"
     )
     print(f"  {machine_line(log)}")
 
     print(f"event loop: longest stall {ms(log.max_lag)} (a 1 ms sleep woken that late)")
-    for start, seconds, cpu, process in log.stalls[:5]:
+    for start, seconds, cpu, process, runqueue in log.stalls[:5]:
         gcs = gc_of(start, start + seconds)
         cause = ", ".join(f"GC gen{g} {ms(d)}" for _, d, g in gcs) or "no GC"
         stacks = stack_of(start, start + seconds)
         where = "; ".join(f"{stack} ×{n}" for stack, n in stacks.most_common(2)) or "(no stack sample)"
-        print(f"  {ms(seconds)}: {stall_kind(seconds, cpu, process)}; {cause}; running: {where}")
+        print(f"  {ms(seconds)}: {stall_kind(seconds, cpu, process, runqueue)}; {cause}; running: {where}")
     for seconds, _, label in log.steps[:5]:
         print(f"  longest single task step {ms(seconds)}: {label}")
     gc_lines = []
@@ -177,13 +179,15 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         print(f"  {category:<12} max {worst}, channels over 5: {over}, total {total} — {meaning}")
 
 
-def stall_kind(seconds: float, cpu: float, process: float) -> str:
-    """Whether the loop thread was working through a stall, or waiting for the CPU."""
+def stall_kind(seconds: float, cpu: float, process: float, runqueue: float) -> str:
+    """Whether the loop thread was working through a stall, or waiting: for a CPU, the GIL or I/O."""
     if cpu >= 0.6 * seconds:
         return f"loop thread busy ({ms(cpu)} CPU)"
+    if runqueue >= 0.4 * seconds:
+        return f"loop thread waiting {ms(runqueue)} for a CPU (other programs had them)"
     if process - cpu >= 0.4 * seconds:
         return f"GIL held by another thread ({ms(process - cpu)} of their CPU, {ms(cpu)} of the loop's)"
-    return f"process off the CPU (only {ms(process)} CPU: the machine was busy)"
+    return f"loop thread blocked off the CPU ({ms(cpu)} CPU, {ms(runqueue)} waiting for one): I/O or a lock"
 
 
 def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
@@ -246,6 +250,9 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
             print(f"    per open game: {point['per_game']}")
         if point.get("breakdown"):
             print(f"    {point['breakdown']}")
+        cached, top = point["caches"]
+        if cached:
+            print(f"    picture caches: {cached / 2**20:.1f} MB (largest: {top})")
         if name != points[0][0]:
             grown_types = [(kind, n - base["types"].get(kind, 0)) for kind, n in point["types"].items()]
             grown_types = sorted((g for g in grown_types if g[1] > 0), key=lambda g: -g[1])[:8]

@@ -30,6 +30,7 @@ from load_probe import (
     Meter,
     StackSampler,
     TaskAccounting,
+    runqueue_wait,
     thread_time,
     timed_to_thread,
 )
@@ -37,6 +38,7 @@ from load_sim import REAL_MONOTONIC, Pruner, Wire, component_payload, sim_ms, sl
 from load_tables import Press, Table, Wait
 from simcord._runtime import _BOT_SCOPE
 
+from bot import board
 from bot.components import button_id
 
 HUMAN_GAP_S = (0.15, 0.6)  # from seeing an answer to the next press at the same table
@@ -138,6 +140,8 @@ class LoadRun:
             state.parsers[name] = self._bot_section(parser)
         self._to_thread = asyncio.to_thread
         asyncio.to_thread = timed_to_thread(self._to_thread)  # type: ignore[assignment]
+        self._drawn = board.drawn  # the pictures' own thread: charged to the press the same way
+        board.drawn = timed_to_thread(self._drawn)  # type: ignore[assignment]
         self.gc.install()
         self.stacks.start()
         self._background += [
@@ -152,6 +156,7 @@ class LoadRun:
         self.stacks.stop()
         self.gc.remove()
         asyncio.to_thread = self._to_thread  # type: ignore[assignment]
+        board.drawn = self._drawn  # type: ignore[assignment]
         self.wire.remove()
         asyncio.get_running_loop().set_task_factory(None)
 
@@ -189,6 +194,7 @@ class LoadRun:
             "gc": {gen: (len(v), sum(v), max(v, default=0.0)) for gen, v in self.gc.by_gen.items()},
             "transitions": self.meter.transitions,
             "machine": machine_cpu(),
+            "runqueue": runqueue_wait(),
         }
 
     async def begin(self, name: str) -> PhaseLog:

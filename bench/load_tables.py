@@ -122,8 +122,9 @@ class KabukiTable(Table):
 
 
 class MasksTable(Table):
-    """At each turn the Mime looks at the card (My card); the guessers slap free tiles one by one,
-    a third of them the right one; now and then two guessers slap the same tile together."""
+    """The guessers slap free tiles one by one, a third of them the right one; now and then two
+    guessers slap the same tile together. The Mime looks at the card (My card) alongside the
+    turn's first slap."""
 
     RIGHT = 0.3
     RACE = 0.15
@@ -134,9 +135,6 @@ class MasksTable(Table):
         if engine.phase != "guessing":
             return Wait((engine.reveal_until or now_ms) + 30)
         turn = engine.turn
-        if self.state.get("looked") != turn:
-            self.state["looked"] = turn
-            return [Press(engine.mime, "card", button_id(ch, masks_board.CARD, turn))]
         waiting = [s for s in engine.guessers() if s not in engine._tile_of and s not in engine._racing]
         if not waiting:
             closes = [race.closes_at for race in engine.races.values()]
@@ -155,6 +153,11 @@ class MasksTable(Table):
             presses.append(
                 Press(self.rng.choice(rivals), "slap", slap, delay=self.rng.uniform(*RACE_SPREAD_S))
             )
+        if self.state.get("looked") != turn:
+            # The Mime looks at the card while the guessers get going.
+            self.state["looked"] = turn
+            look = button_id(ch, masks_board.CARD, turn)
+            presses.append(Press(engine.mime, "card", look, delay=self.rng.uniform(0.0, 0.3)))
         return presses
 
 

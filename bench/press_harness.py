@@ -50,7 +50,8 @@ class AckCog(commands.Cog):
 def bench_bot(game_cogs: list[Any]) -> GameBot:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     bot = create_bot(
-        Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING"), game_cogs=game_cogs
+        Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING", shard_count=1),
+        game_cogs=game_cogs,
     )
 
     async def add_ack() -> None:

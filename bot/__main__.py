@@ -36,9 +36,15 @@ def run_bot() -> int:
     import discord
 
     from bot.client import create_bot
-    from bot.config import Config
+    from bot.config import Config, ConfigError
+    from bot.metrics import MetricsUnavailable
+    from bot.storage import StorageUnavailable
 
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 1
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
@@ -52,6 +58,9 @@ def run_bot() -> int:
             "Copy a fresh one from the developer portal (Bot → Reset Token).",
             file=sys.stderr,
         )
+        return 1
+    except (StorageUnavailable, MetricsUnavailable) as error:
+        print(error, file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
         print(
@@ -97,6 +106,42 @@ def run_playground(argv: list[str]) -> int:
     return 0
 
 
+def _record_parser(command: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"python -m bot {command}", description=description)
+    parser.add_argument("file", metavar="GAME_LOG", help="a game's JSON record, or one per line; - for stdin")
+    return parser
+
+
+RECORD_COMMANDS = {
+    "verify": "re-deal a finished game from its seed and check every card, move and the commitment",
+    "replay": "print a finished game's record as readable text, move by move",
+}
+
+
+def run_record_command(command: str, argv: list[str]) -> int:
+    """``verify``: exit 0 when every record verifies, 1 naming the first mismatch of each that
+    does not. ``replay``: each record as text."""
+    from bot.replays import as_text, read_records, verify
+
+    args = _record_parser(command, RECORD_COMMANDS[command]).parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()  # noqa: SIM115
+        records = read_records(text)
+    except (OSError, ValueError) as error:
+        print(f"Cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    failed = 0
+    for number, rec in enumerate(records, 1):
+        prefix = f"record {number}: " if len(records) > 1 else ""
+        if command == "replay":
+            print(("\n" if number > 1 else "") + prefix + as_text(rec))
+            continue
+        verdict = verify(rec)
+        failed += not verdict.verified
+        print(prefix + verdict.summary, file=sys.stdout if verdict.verified else sys.stderr)
+    return 1 if failed else 0
+
+
 HELP = ("-h", "--help")
 
 
@@ -115,6 +160,10 @@ def usage(*, simulators_only: bool = False) -> str:
             "usage: python -m bot [run]\n  run the bot on Discord (needs DISCORD_TOKEN, see .env.example)",
             _play_parser().format_usage().rstrip() + "\n  the local playground in a browser, no token needed",
         ]
+        parts += [
+            _record_parser(command, text).format_usage().rstrip() + f"\n  {text}"
+            for command, text in RECORD_COMMANDS.items()
+        ]
         parts.append("Add --help after a command for its options.")
     return "\n\n".join(parts)
 
@@ -128,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_bot()
     if args[0] == "play":
         return run_playground(args[1:])
+    if args[0] in RECORD_COMMANDS:
+        return run_record_command(args[0], args[1:])
     if args[0] == "simulate":
         if args[1:2] and args[1] in HELP:
             print(usage(simulators_only=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
 from bot.gc_tuning import tune_garbage_collector
+from bot.metrics import Metrics
 from bot.publisher import Publishers
 from bot.sessions import SessionRegistry
 from bot.storage import Storage
@@ -31,7 +33,10 @@ def default_game_cogs() -> list[type[GameCog]]:
     return [KabukiCog, MasksCog, KingdomCog]
 
 
-class GameBot(commands.Bot):
+class GameBot(commands.AutoShardedBot):
+    """Runs the shards ``config`` names (every shard Discord recommends when it names none); a
+    process restores and times only the games of guilds on its own shards."""
+
     def __init__(self, config: Config, game_cogs: Sequence[type[GameCog]] | None = None) -> None:
         intents = discord.Intents.default()
         # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
@@ -39,7 +44,12 @@ class GameBot(commands.Bot):
         # No message cache: every game is played through interactions and partial messages, and
         # a cache would copy and re-parse the board on every edit (and hold 1,000 messages).
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            max_messages=None,
+            shard_count=config.shard_count,
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
         )
         # Message edits are never used (boards are read back from the game, not from Discord), yet
         # with the messages intent every board edit comes back as MESSAGE_UPDATE, which discord.py
@@ -49,6 +59,7 @@ class GameBot(commands.Bot):
         self.config = config
         self.sessions = SessionRegistry()
         self.publishers = Publishers(self)
+        self.metrics = Metrics(self.sessions)
         self.game_cogs: dict[str, GameCog] = {}
         self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
         self.storage: Storage
@@ -60,16 +71,21 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from cogs.general import GeneralCog, LeaderboardButton
+        from cogs.replay import ReplayButton, ReplayCog
+        from cogs.standings import ConfirmButton, StandingsCog
 
-        self.storage = await Storage.open(self.config.database_path)
-        self.add_dynamic_items(LeaderboardButton)
+        self.storage = await Storage.open(self.config.database)
+        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton)
         for cls in self._game_cog_classes:
             cog = cls(self)
             await self.add_cog(cog)
             self.game_cogs[cog.kind] = cog
         await self.add_cog(GeneralCog(self))
+        await self.add_cog(StandingsCog(self))
+        await self.add_cog(ReplayCog(self))
         restored = 0
-        for data in await self.storage.load_sessions():
+        shards = self.config.shards()
+        for data in await self.storage.load_sessions(shards):
             cog = self.game_cogs.get(data.get("kind", ""))
             if cog is None:
                 log.warning(
@@ -80,7 +96,12 @@ class GameBot(commands.Bot):
                 continue
             cog.restore(data)
             restored += 1
-        log.info("restored %d open session(s)", restored)
+        where = f"shards {sorted(shards.ids)} of {shards.count}" if shards else "every shard"
+        log.info("restored %d open session(s) on %s from %s", restored, where, self.storage.backend)
+        config = self.config
+        self.metrics.start(
+            port=config.metrics_port, host=config.metrics_host, health_log_s=config.health_log_s
+        )
         await self._sync_commands()
         tune_garbage_collector()
 
@@ -95,6 +116,7 @@ class GameBot(commands.Bot):
     async def close(self) -> None:
         self.publishers.close()
         await super().close()
+        self.metrics.stop()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
@@ -102,7 +124,12 @@ class GameBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         press = press_of(interaction)
         if press is not None:
-            await self.route_press(interaction, press)
+            started = time.perf_counter()
+            session = self.sessions.get(press.channel_id)
+            try:
+                await self.route_press(interaction, press)
+            finally:
+                self.metrics.pressed(session.kind if session else "none", started, interaction)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         await self._maybe_board_deleted(payload.channel_id, {payload.message_id})
@@ -122,10 +149,12 @@ class GameBot(commands.Bot):
         try:
             session = self.sessions.get(press.channel_id)
             if interaction.channel_id != press.channel_id or session is None:
+                self.metrics.refused(session.kind if session else "none", "no_game")
                 return await reply_private(
                     interaction, "This game is over. Start a new one with a `/… new` command."
                 )
             if press.game and press.game != session.tag:
+                self.metrics.refused(session.kind, "earlier_game")
                 return await reply_private(
                     interaction,
                     "That message is from an earlier game in this channel: it does nothing now. "
@@ -136,11 +165,13 @@ class GameBot(commands.Bot):
             if not on_board and not press.game:
                 # Sent before game marks existed: the board message binds such a press to its
                 # game (each game posts its own), nothing else does.
+                self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
                     interaction,
                     f"That message is out of date. The game goes on here: {message_link(session)}",
                 )
             if not on_board and not cog.on_panel(interaction, press):
+                self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
                     interaction, f"That is an old board. The game goes on here: {message_link(session)}"
                 )

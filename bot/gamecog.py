@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -24,6 +25,8 @@ from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.publisher import Publisher, release
+from bot.ratings import places
+from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, SeatToken, Session
 from bot.storage import GameRecord, PlayerRecord
 
@@ -144,6 +147,7 @@ class GameCog(commands.GroupCog):
             host_id=interaction.user.id,
             options=dict(options),
             seed=secrets.randbits(48),
+            salt=secrets.token_hex(16),
             game_key=uuid.uuid4().hex,
             created_at=now,
             players=[interaction.user.id],
@@ -190,23 +194,23 @@ class GameCog(commands.GroupCog):
         user = interaction.user
         if press.name == "join":
             if session.seat_of(user.id) is not None:
-                return await reply_private(interaction, "You already have a seat in this lobby.")
+                return await self._refuse(interaction, "lobby", "You already have a seat in this lobby.")
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
-                return await reply_private(interaction, "This lobby is full.")
+                return await self._refuse(interaction, "lobby", "This lobby is full.")
             session.players.append(user.id)
             session.names[user.id] = user.display_name
         elif press.name == "leave":
             if session.seat_of(user.id) is None:
-                return await reply_private(interaction, "You are not in this lobby.")
+                return await self._refuse(interaction, "lobby", "You are not in this lobby.")
             if user.id == session.host_id:
-                return await reply_private(
-                    interaction, "You are the host: press **Cancel** to close the lobby."
+                return await self._refuse(
+                    interaction, "lobby", "You are the host: press **Cancel** to close the lobby."
                 )
             session.players.remove(user.id)
         elif press.name in ("start", "cancel"):
             if user.id != session.host_id and not is_moderator(interaction):
-                return await reply_private(
-                    interaction, f"Only the host or a moderator can {press.name} this game."
+                return await self._refuse(
+                    interaction, "lobby", f"Only the host or a moderator can {press.name} this game."
                 )
             if press.name == "cancel":
                 return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
@@ -221,14 +225,14 @@ class GameCog(commands.GroupCog):
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
         if not low <= count <= high:
-            return await reply_private(
-                interaction, f"{self.title} needs {low}–{high} players; {count} seated."
+            return await self._refuse(
+                interaction, "lobby", f"{self.title} needs {low}–{high} players; {count} seated."
             )
         now = snowflake_ms(interaction.id)
         try:
             session.engine = engine.new(count, session.seed, session.options, now)
         except ValueError as error:
-            return await reply_private(interaction, str(error))
+            return await self._refuse(interaction, "lobby", str(error))
         session.status = PLAYING
         session.started_at = now
         session.lobby_deadline = None
@@ -249,18 +253,18 @@ class GameCog(commands.GroupCog):
         seat = session.seat_of(interaction.user.id)
         if session.status == LOBBY:
             if press.name not in LOBBY_PRESSES:
-                return await reply_private(interaction, "The game has not started yet.")
+                return await self._refuse(interaction, "not_started", "The game has not started yet.")
             async with session.lock:
                 if not self._alive(session, LOBBY):
-                    return await reply_private(interaction, "This lobby is closed.")
+                    return await self._refuse(interaction, "closed", "This lobby is closed.")
                 return await self._lobby_press(interaction, session, press)
         if seat is None:
-            return await reply_private(interaction, "You are not playing in this game.")
+            return await self._refuse(interaction, "not_player", "You are not playing in this game.")
         if await self.handle_query(interaction, session, seat, press):
             return
         async with session.lock:
             if not self._alive(session, PLAYING):
-                return await reply_private(interaction, "This game is over.")
+                return await self._refuse(interaction, "closed", "This game is over.")
             assert session.engine is not None
             # Deadlines due by now fire first (a race closed while its timer was still waking),
             # so the press meets the state the players see.
@@ -269,7 +273,7 @@ class GameCog(commands.GroupCog):
                 action = self.action_for(session, seat, press)
                 events += session.engine.apply(seat, action, snowflake_ms(interaction.id))
             except IllegalAction as refusal:
-                await reply_private(interaction, refusal.reason)
+                await self._refuse(interaction, "illegal", refusal.reason)
                 if events:
                     await self._after_change(session, events)
                 else:
@@ -279,6 +283,11 @@ class GameCog(commands.GroupCog):
                 return
             session.last_interaction[seat] = SeatToken.of(interaction)
             await self._after_change(session, events, interaction, presser=seat)
+
+    async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
+        """Tell only the presser why their press changed nothing; counted by reason in the metrics."""
+        self.bot.metrics.refused(self.kind, reason)
+        await reply_private(interaction, text)
 
     @staticmethod
     def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
@@ -463,6 +472,12 @@ class GameCog(commands.GroupCog):
 
     async def _record(self, session: Session, outcome: str, result: Result | None) -> None:
         scores = self.recorded_scores(session, result) if result else [0] * len(session.players)
+        record = None
+        if result is not None and session.engine is not None and self.kind in HISTORIES:
+            # A finished engine changes no more, so its record is built off the event loop.
+            record = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
+        # Finishing places rate the game (bot/ratings.py); an abandoned game has none.
+        finish = places(scores, result.winners, self.engine_cls.lower_score_wins) if result else None
         players = [
             PlayerRecord(
                 user_id=user_id,
@@ -470,6 +485,7 @@ class GameCog(commands.GroupCog):
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
                 name=session.names.get(user_id),
+                place=finish[seat] if finish else None,
             )
             for seat, user_id in enumerate(session.players)
         ]
@@ -485,6 +501,7 @@ class GameCog(commands.GroupCog):
                 ended_at=now_ms(),
                 outcome=outcome,
                 players=players,
+                log=record,
             )
         )
         log.info(
@@ -503,9 +520,11 @@ class GameCog(commands.GroupCog):
     # ------------------------------------------------------------------ saving and timers
 
     async def _save(self, session: Session) -> None:
+        started = time.perf_counter()
         await self.bot.storage.save_session(
             session.guild_id, session.channel_id, session.kind, session.to_json(), now_ms()
         )
+        self.bot.metrics.saved(time.perf_counter() - started)
 
     def restore(self, data: Mapping[str, Any]) -> Session:
         """Bring back a session saved before a restart and re-arm its timer."""

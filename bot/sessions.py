@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import GameEngine
+from bot.engine.replay import commitment
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -52,6 +53,9 @@ class Session:
     started_at: int | None = None
     engine: GameEngine | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # per-game Discord-side data, saved too
+    # Secret until the game ends: with the seed it makes the shuffle commitment (bot.engine.replay).
+    # Empty for a session saved before commitments existed: its boards show none.
+    salt: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
@@ -64,6 +68,11 @@ class Session:
         message kept from an earlier game in the channel is told apart (its own version counters
         start again at 0 every game). Not a secret: custom ids are public."""
         return hashlib.blake2b(self.game_key.encode(), digest_size=4).hexdigest()
+
+    @property
+    def commitment(self) -> str | None:
+        """The shuffle commitment shown on this game's boards (None without a salt)."""
+        return commitment(self.seed, self.salt) if self.salt else None
 
     def seat_of(self, user_id: int) -> int | None:
         try:
@@ -96,6 +105,7 @@ class Session:
             "started_at": self.started_at,
             "engine": self.engine.to_json() if self.engine is not None else None,
             "extra": self.extra,
+            "salt": self.salt,
         }
 
     @classmethod
@@ -118,6 +128,7 @@ class Session:
             started_at=data.get("started_at"),
             engine=engine_cls.from_json(engine_state) if engine_state is not None else None,
             extra=dict(data.get("extra") or {}),
+            salt=str(data.get("salt", "")),
         )
 
 

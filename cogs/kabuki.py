@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.board import Board
+from bot.board import Board, sign
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog
@@ -95,13 +95,17 @@ class KabukiCog(
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        return kabuki_board.render(session.engine.view(None), session.seat_names(), session.channel_id)
+        return sign(
+            kabuki_board.render(session.engine.view(None), session.seat_names(), session.channel_id),
+            session.commitment,
+        )
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        return kabuki_board.render(
+        board = kabuki_board.render(
             session.engine.view(None), session.seat_names(), session.channel_id, final=True
         )
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
     # ------------------------------------------------------------------ presses
 

@@ -6,14 +6,13 @@ only turns presses into engine actions and engine events into private messages.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.board import Board
+from bot.board import Board, drawn, sign
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
@@ -70,7 +69,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        await asyncio.to_thread(draw_all_cards)
+        await drawn(draw_all_cards)
 
     @app_commands.command(name="new", description="Open a Death Over the Kingdom lobby")
     @app_commands.describe(
@@ -111,9 +110,10 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         assert session.engine is not None
         view = session.engine.view(None)
         names = self._names(session)
-        return render.kingdom_board(
+        board = render.kingdom_board(
             view, names, session.channel_id, session.game_key, self._unreached_notes(session, view, names)
         )
+        return sign(board, session.commitment)
 
     def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
         """A player handed a card by someone else's move, whom no private message can reach (no
@@ -133,9 +133,10 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        return render.final_board(
+        board = render.final_board(
             session.engine.view(None), self._names(session), result.winners, session.game_key
         )
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
     def recorded_scores(self, session: Session, result: Result) -> list[int]:
         """Fewer is better on the leaderboard in every mode: in only-one the engine's score is

@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.board import Board
+from bot.board import Board, drawn, sign
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
+from bot.games.masks.pictures import draw_all_faces
 from bot.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ class MasksCog(
         "Mime passes to the next seat. When the deck (6 cards per player) runs out, most cards wins; "
         "ties share the win.\n\n"
         "**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a "
-        "claimed tile shows its holder. Two slaps on one tile within a quarter second are a race: the "
+        "claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a race: the "
         "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
         "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
         "early; the guess timer is 60 s unless set otherwise.\n"
@@ -86,6 +87,11 @@ class MasksCog(
         f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
         "reveal then waits for the loser's second slap."
     )
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        # The Mime's card is sent inside a press: draw the 16 cards now, off the event loop.
+        await drawn(draw_all_faces)
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
@@ -117,11 +123,13 @@ class MasksCog(
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        return masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        board = masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        return sign(board, session.commitment)
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        return masks_board.render_final(session.engine.view(None), session.seat_names())
+        board = masks_board.render_final(session.engine.view(None), session.seat_names())
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data

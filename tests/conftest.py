@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
+import os
 import sys
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
 from tapgame import TapCog  # noqa: E402
 
 from bot.client import GameBot, create_bot  # noqa: E402
@@ -33,13 +37,73 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.db"
 
 
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL server for the whole run, started when a test first needs it.
+    Without one a local run skips those tests and says why; CI (CI=true) fails instead."""
+    bindir = find_bindir()
+    missing = None
+    if bindir is None:
+        missing = f"no PostgreSQL server found ({INSTALL_HINT})"
+    elif importlib.util.find_spec("asyncpg") is None:
+        missing = "asyncpg is not installed (pip install -e '.[test]')"
+    if missing is not None:
+        if in_ci():
+            pytest.fail(f"CI runs the PostgreSQL tests, but {missing}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests need a server: {missing}")
+    with running(bindir) as cluster:
+        yield cluster
+
+
 @pytest.fixture
-async def make_bot(db_path: Path):
-    """Builds a fresh bot on the test's database (a restart needs a new bot object)."""
+def postgres_url(postgres_server):
+    """A fresh, empty database on the test server, dropped after the test."""
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    yield postgres_server.create_database(name)
+    postgres_server.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def storage_target(request, tmp_path: Path) -> str:
+    """Where a storage test's database lives: a SQLite file, or a fresh PostgreSQL database. A
+    test that takes it runs on both backends."""
+    if request.param == "postgres":
+        return request.getfixturevalue("postgres_url")
+    return str(tmp_path / "nested" / "bot.db")
+
+
+@pytest.fixture
+def backend() -> str:
+    """The storage a test's bot runs on; a test parametrizes it to run on PostgreSQL as well."""
+    return "sqlite"
+
+
+@pytest.fixture
+def database(backend: str, db_path: Path, request) -> dict[str, str]:
+    if backend == "postgres":
+        return {"database_url": request.getfixturevalue("postgres_url")}
+    return {}
+
+
+@pytest.fixture
+async def make_bot(db_path: Path, database: dict[str, str]):
+    """Builds a fresh bot on the test's database (a restart needs a new bot object). Keyword
+    arguments override the configuration (shards, another database)."""
     made: list[GameBot] = []
 
-    def make(game_cogs=None) -> GameBot:
-        config = Config(token=None, database_path=str(db_path), dev_guild_id=None, log_level="INFO")
+    def make(game_cogs=None, **settings) -> GameBot:
+        config = Config(
+            token=None,
+            database_path=str(db_path),
+            dev_guild_id=None,
+            log_level="INFO",
+            # SimCord needs a shard count; a real run may ask Discord for one.
+            **{"shard_count": 1, **database, **settings},
+        )
         cogs = [TapCog] if game_cogs is None else game_cogs
         bot = create_bot(config, game_cogs=cogs)
         made.append(bot)
@@ -49,6 +113,7 @@ async def make_bot(db_path: Path):
     # SimCord detaches a bot without closing it; close its database so no worker thread outlives
     # the test's event loop.
     for bot in made:
+        bot.metrics.stop()
         storage = getattr(bot, "storage", None)
         if storage is not None:
             await storage.close()
@@ -60,14 +125,14 @@ def restart_bot(simcord_env, make_bot):
     closed, then a new bot comes up on the same database. SimCord alone only detaches the old bot,
     whose sleeping timers would wake later and write stale state over the new bot's."""
 
-    async def restart(game_cogs=None) -> GameBot:
+    async def restart(game_cogs=None, **settings) -> GameBot:
         old = simcord_env.bot
         for session in old.sessions:
             if session.timer is not None:
                 session.timer.cancel()
         old.publishers.close()
         await old.storage.close()
-        new = make_bot(game_cogs)
+        new = make_bot(game_cogs, **settings)
         await simcord_env.restart_bot(new)
         return new
 

@@ -22,7 +22,7 @@ async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world
 async def test_every_game_has_rules_and_an_empty_leaderboard(world, game):
     rules = await world.members[0].slash(world.channel, "rules", game=game)
     assert rules.ephemeral and len(rules.response.embeds[0].description) > 200
-    board = await world.members[0].slash(world.channel, "leaderboard", game=game)
+    board = await world.members[0].slash(world.channel, "leaderboard", game=game, sort="wins")
     assert board.response.embeds[0].description == "No finished games in this server yet."
 
 

@@ -47,7 +47,7 @@ def test_the_kingdom_board_and_final_board_count_in_words():
 async def test_leaderboard_and_stats_say_1_win_1_tap_1_game(world):
     await finish_tap(world)  # alice and bob: one tap each, a shared win, one game
     alice = world.members[0]
-    board = await alice.slash(world.channel, "leaderboard", game="tap")
+    board = await alice.slash(world.channel, "leaderboard", game="tap", sort="wins")
     text = board.response.embeds[0].description
     assert f"alice (<@{alice.id}>) — 1 win, 1 tap in 1 game" in text
     stats = await alice.slash(world.channel, "stats")

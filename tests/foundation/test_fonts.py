@@ -60,7 +60,7 @@ def draw_every_picture() -> None:
     kingdom.table_png(tuple(seats), "Round 12")
     for face in range(FACES):
         masks.face_png(face)
-    masks.board_png(tuple(enumerate(NAMES)), 3)
+    masks.board_png(3)
 
 
 def test_every_picture_draws_every_string_with_the_shipped_font_which_has_all_its_glyphs():

@@ -245,7 +245,7 @@ async def test_leaderboard_pages_with_buttons(world, simcord_env):
     await simcord_env.bot.storage.record_game(
         GameRecord("seeded", world.guild.id, world.channel.id, "tap", {}, 1, 0, 1, "finished", players)
     )
-    await world.members[0].slash(world.channel, "leaderboard", game="tap")
+    await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     board = world.board()
     assert board.embeds[0].description.startswith("**1.** <@1022> — 1 win")
     assert "Page 1/3" in board.embeds[0].footer.text
@@ -261,9 +261,9 @@ async def test_leaderboard_pages_with_buttons(world, simcord_env):
 async def test_two_servers_never_see_each_others_standings(world, simcord_env):
     await finish_tap(world)
     other = build_world(simcord_env, guild_name="Rivals")
-    result = await other.members[0].slash(other.channel, "leaderboard", game="tap")
+    result = await other.members[0].slash(other.channel, "leaderboard", game="tap", sort="wins")
     assert result.response.embeds[0].description == "No finished games in this server yet."
-    mine = await world.members[0].slash(world.channel, "leaderboard", game="tap")
+    mine = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     # The name saved with the game, and the mention.
     assert f"alice (<@{world.members[0].id}>)" in mine.response.embeds[0].description
     stats = await other.members[0].slash(other.channel, "stats")

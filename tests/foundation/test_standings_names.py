@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.storage import MIGRATIONS, GameRecord, PlayerRecord, Storage
+from bot.storage import GameRecord, PlayerRecord, Storage
+from bot.storage.sqlite import MIGRATIONS
 
 GUILD = 111
 
@@ -14,8 +15,8 @@ def record(key: str, players: list[PlayerRecord], *, guild: int = GUILD, ended_a
     return GameRecord(key, guild, 5, "tap", {}, 1, 1000, ended_at, "finished", players)
 
 
-async def test_a_recorded_game_keeps_each_seats_display_name_and_the_newest_one_is_shown(tmp_path):
-    storage = await Storage.open(tmp_path / "bot.db")
+async def test_a_recorded_game_keeps_each_seats_display_name_and_the_newest_one_is_shown(storage_target):
+    storage = await Storage.open(storage_target)
     try:
         await storage.record_game(
             record("g1", [PlayerRecord(1, 0, 3, True, "Ann"), PlayerRecord(2, 1, 1, False)])
@@ -53,7 +54,7 @@ async def test_the_leaderboard_shows_the_saved_name_of_a_member_who_left_and_a_m
 ):
     players = [PlayerRecord(999, 0, 5, True, "Zed *the* great"), PlayerRecord(998, 1, 1, False)]
     await simcord_env.bot.storage.record_game(record("left", players, guild=world.guild.id))
-    result = await world.members[0].slash(world.channel, "leaderboard", game="tap")
+    result = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     lines = result.response.embeds[0].description.splitlines()
     # Markdown in a name is shown as typed, not as formatting.
     assert lines[0] == "**1.** Zed \\*the\\* great (<@999>) — 1 win, 5 taps in 1 game"

@@ -1,19 +1,43 @@
-"""Storage on a temporary database: migrations, sessions, exactly-once records, rankings."""
+"""Storage on a temporary database, on both backends: migrations, sessions, exactly-once records,
+rankings. The tests that name SQLite check its own machinery (WAL, the direct session writer)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from bot.storage import MIGRATIONS, GameRecord, PlayerRecord, Storage
+from bot.storage import GameRecord, PlayerRecord, Shards, Storage, postgres, sqlite
 
 GUILD, OTHER_GUILD = 111, 222
+REPOSITORY = Path(__file__).resolve().parents[2]
+MIGRATIONS = {"sqlite": sqlite.MIGRATIONS, "postgres": postgres.MIGRATIONS}
 
 
 @pytest.fixture
-async def storage(tmp_path):
+def target(storage_target) -> str:
+    return storage_target
+
+
+@pytest.fixture
+def backend_name(target) -> str:
+    return "postgres" if target.startswith("postgresql://") else "sqlite"
+
+
+@pytest.fixture
+async def storage(target):
+    store = await Storage.open(target)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def sqlite_storage(tmp_path):
     store = await Storage.open(tmp_path / "nested" / "bot.db")
     yield store
     await store.close()
@@ -41,23 +65,97 @@ def game(
     )
 
 
-async def test_migrations_bring_a_new_database_to_the_latest_version(storage):
-    assert await storage.schema_version() == len(MIGRATIONS)
+async def test_migrations_bring_a_new_database_to_the_latest_version(storage, backend_name):
+    assert await storage.schema_version() == len(MIGRATIONS[backend_name])
 
 
-async def test_reopening_a_database_keeps_its_rows_and_does_not_migrate_twice(tmp_path):
-    path = tmp_path / "bot.db"
-    first = await Storage.open(path)
+async def test_both_backends_have_the_same_number_of_migrations():
+    # Each entry has a twin on the other backend: a schema change is one entry on each.
+    assert len(sqlite.MIGRATIONS) == len(postgres.MIGRATIONS)
+
+
+async def test_reopening_a_database_keeps_its_rows_and_does_not_migrate_twice(target, backend_name):
+    first = await Storage.open(target)
     await first.record_game(game("g1", {1: 3, 2: 1}))
     await first.close()
-    second = await Storage.open(path)
-    assert await second.schema_version() == len(MIGRATIONS)
+    second = await Storage.open(target)
+    assert await second.schema_version() == len(MIGRATIONS[backend_name])
     assert await second.game_count(GUILD) == 1
     await second.close()
 
 
-async def test_database_runs_in_wal_mode(storage):
-    async with storage._db.execute("PRAGMA journal_mode") as cur:
+async def test_two_processes_starting_at_once_migrate_once(target, backend_name):
+    # Both find a new database; the migration lock makes one wait for the other, which then has
+    # nothing left to do (without it, both would create the same tables).
+    stores = await asyncio.gather(*(Storage.open(target) for _ in range(3)))
+    try:
+        for store in stores:
+            assert await store.schema_version() == len(MIGRATIONS[backend_name])
+        await stores[0].record_game(game("g1", {1: 3, 2: 1}))
+        assert await stores[2].game_count(GUILD) == 1
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_two_writers_recording_the_same_game_record_it_once(target):
+    writers = [await Storage.open(target), await Storage.open(target)]
+    try:
+        results = await asyncio.gather(*(w.record_game(game("same", {1: 3, 2: 1})) for w in writers))
+        assert sorted(results) == [False, True]
+        rows, total = await writers[0].leaderboard(GUILD, "tap")
+        assert total == 2 and [(r.user_id, r.games, r.wins) for r in rows] == [(1, 1, 1), (2, 1, 0)]
+    finally:
+        for writer in writers:
+            await writer.close()
+
+
+# One bot process recording a finished game: it opens the database, waits for the agreed instant,
+# records the game, and prints whether it was the one that stored it.
+RECORD_IN_A_PROCESS = """
+import asyncio, sys, time
+from bot.storage import GameRecord, PlayerRecord, Storage
+
+async def main(target, start_at):
+    store = await Storage.open(target)
+    record = GameRecord("raced", 111, 5, "tap", {}, 42, 1000, 2000, "finished",
+                        [PlayerRecord(1, 0, 3, True), PlayerRecord(2, 1, 1, False)])
+    time.sleep(max(0.0, start_at - time.time()))
+    print(await store.record_game(record))
+    await store.close()
+
+asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+"""
+
+
+async def test_two_processes_racing_to_record_the_same_game_record_it_once(target):
+    await (await Storage.open(target)).close()  # migrated before the race: the race is the record
+    start_at = time.time() + 2  # both processes are up by then, and record at the same moment
+    racers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RECORD_IN_A_PROCESS,
+            target,
+            str(start_at),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=REPOSITORY,  # this checkout's bot package, whichever environment runs the tests
+        )
+        for _ in range(2)
+    ]
+    outputs = [(await racer.communicate())[0].decode().strip() for racer in racers]
+    assert sorted(outputs) == ["False", "True"]
+    store = await Storage.open(target)
+    try:
+        assert await store.game_count(GUILD) == 1
+        rows, total = await store.leaderboard(GUILD, "tap")
+        assert total == 2 and [(r.user_id, r.games, r.wins) for r in rows] == [(1, 1, 1), (2, 1, 0)]
+    finally:
+        await store.close()
+
+
+async def test_database_runs_in_wal_mode(sqlite_storage):
+    async with sqlite_storage._db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
 
 
@@ -69,9 +167,10 @@ async def test_a_saved_session_is_replaced_on_save_and_gone_after_delete(storage
     assert await storage.load_sessions() == []
 
 
-async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(storage):
+async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(sqlite_storage):
     # record_game holds the write lock across awaits; the synchronous session writer must not
     # block the event loop on it (that would stall the very transaction it waits for).
+    storage = sqlite_storage
     await storage._db.execute("BEGIN IMMEDIATE")
     await storage._db.execute("DELETE FROM sessions")
     await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
@@ -96,15 +195,15 @@ async def test_a_save_made_while_a_game_is_recorded_survives_the_records_rollbac
 
 
 async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_saves(
-    storage, tmp_path, monkeypatch
+    sqlite_storage, tmp_path, monkeypatch
 ):
     # The session writer never checkpoints the write-ahead log itself (an fsync on the event loop);
     # the storage checkpoints it in aiosqlite's thread. A copy of the main file alone, without the
     # log, shows what has been checkpointed.
-    monkeypatch.setattr("bot.storage.CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 3)
     main_file = tmp_path / "nested" / "bot.db"
     for step in range(3):
-        await storage.save_session(GUILD, 5, "tap", {"step": step}, now=step)
+        await sqlite_storage.save_session(GUILD, 5, "tap", {"step": step}, now=step)
     copy = tmp_path / "copy.db"
     copy.write_bytes(main_file.read_bytes())
     connection = sqlite3.connect(copy)
@@ -112,6 +211,16 @@ async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_sav
         assert connection.execute("SELECT state FROM sessions").fetchall() == [('{"step":2}',)]
     finally:
         connection.close()
+
+
+async def test_only_the_sessions_of_a_processs_own_shards_are_loaded(storage):
+    # Discord puts a guild on shard (guild_id >> 22) % count.
+    on_shard = {shard: (1000 + shard) << 22 for shard in range(4)}  # guild ids on shards 0-3 of 4
+    for shard, guild in on_shard.items():
+        await storage.save_session(guild, 10 + shard, "tap", {"shard": shard}, now=1)
+    assert await storage.load_sessions(Shards(4, frozenset({1, 3}))) == [{"shard": 1}, {"shard": 3}]
+    assert await storage.load_sessions(Shards(2, frozenset({0}))) == [{"shard": 0}, {"shard": 2}]
+    assert len(await storage.load_sessions()) == 4
 
 
 async def test_deleting_a_session_needs_the_right_guild(storage):
@@ -186,3 +295,41 @@ async def test_stats_give_games_wins_and_scores_per_game(storage):
         5,
     )
     assert stats["kingdom"].best_score == 2
+
+
+def logged(
+    key: str, scores: dict[int, int], *, guild: int = GUILD, channel: int = 5, ended: int = 2000, **log
+):
+    record = game(key, scores, guild=guild)
+    players = [
+        PlayerRecord(p.user_id, p.seat, p.score, p.won, name=f"member {p.user_id}") for p in record.players
+    ]
+    return dataclasses.replace(
+        record, channel_id=channel, ended_at=ended, players=players, log={"format": 2, "game": "tap", **log}
+    )
+
+
+async def test_a_finished_games_record_is_stored_with_it_and_read_back_whole(storage):
+    big = list(range(5000))  # compressed as stored: the record comes back exactly
+    assert await storage.record_game(logged("g1", {1: 3, 2: 1}, moves=big)) is True
+    assert await storage.record_game(logged("g1", {1: 3, 2: 1}, moves=[0])) is False  # exactly once
+    stored = await storage.game_log(GUILD, "g1")
+    assert stored is not None and stored.log == {"format": 2, "game": "tap", "moves": big}
+    assert (stored.kind, stored.channel_id, list(stored.names)) == ("tap", 5, ["member 1", "member 2"])
+    assert await storage.game_log(OTHER_GUILD, "g1") is None  # another server never sees it
+
+
+async def test_recent_games_are_newest_first_by_channel_or_member_and_only_those_with_a_record(storage):
+    await storage.record_game(logged("old", {1: 3, 2: 1}, ended=1000))
+    await storage.record_game(logged("new", {1: 3, 3: 1}, ended=3000))
+    await storage.record_game(logged("elsewhere", {2: 3, 3: 1}, channel=6, ended=4000))
+    await storage.record_game(game("no record", {1: 3, 2: 1}))
+    await storage.record_game(logged("other server", {1: 3, 2: 1}, guild=OTHER_GUILD, ended=5000))
+    keys = [g.game_key for g in await storage.recent_games(GUILD, channel_id=5)]
+    assert keys == ["new", "old"]
+    assert [g.game_key for g in await storage.recent_games(GUILD, user_id=2)] == ["elsewhere", "old"]
+    assert [g.game_key for g in await storage.recent_games(GUILD, channel_id=5, user_id=3, limit=1)] == [
+        "new"
+    ]
+    listed = (await storage.recent_games(GUILD, limit=1))[0]
+    assert listed.log is None and list(listed.names) == ["member 2", "member 3"]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import FAST, Table, embed_text
 
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.games.kabuki.pictures import MASKS
+from bot.games.kabuki.replay import check_log
+from bot.replays import verify
 
 FOX, MOON, ONI, OWL = 2, 1, 3, 5
 
@@ -77,8 +80,10 @@ async def play_round_to_zero(table: Table, first: int) -> None:
     assert table.view()["round_results"][-1]["ended_by"] == first or table.engine.is_over
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, world) -> None:
     table = await open_game(3)
+    first_footer = world.board().embeds[0].footer.text
     alice = world.members[0]
     for round_no in range(3):
         if round_no:
@@ -97,8 +102,23 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     assert scores[world.members[1].id] == (24, 1)
     assert scores[world.members[2].id] == (21, 0)
     assert scores[alice.id] == (0, 0)
-    shown = await alice.slash(world.channel, "leaderboard", game="kabuki")
+    shown = await alice.slash(world.channel, "leaderboard", game="kabuki", sort="wins")
     assert "24 VP" in shown.response.embeds[0].description
+    # The game was kept with its record, which reads by the rules; but this test stacked the
+    # deck (table.script), and verifying from the seed says so.
+    storage = table.env.bot.storage
+    (listed,) = await storage.recent_games(world.guild.id, channel_id=world.channel.id)
+    rec = (await storage.game_log(world.guild.id, listed.game_key)).log
+    check_log(rec)
+    verdict = verify(rec)
+    assert (
+        not verdict.verified and "of the deck is" in verdict.summary and "the seed deals" in verdict.summary
+    )
+    assert (
+        f"Shuffle commitment (SHA-256): {rec['commitment']}" in first_footer
+        and rec["salt"] not in first_footer
+    )
+    assert f"seed {rec['seed']}, salt {rec['salt']}" in board.embeds[0].footer.text
     # The final board keeps no reveal: the stacks of the last round stay secret.
     final_view = session_engine.view(None)
     assert final_view["reveal"] is not None  # the engine still has it; the board must not show it

@@ -11,6 +11,7 @@ from simcord.actors import _component_interaction
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from replay_checks import assert_stored_record_verifies  # noqa: E402
 from test_kingdom_discord_support import (  # noqa: E402
     assert_public_secrecy,
     board_of,
@@ -70,8 +71,10 @@ async def standings(world):
 
 
 # ------------------------------------------------------------------ whole games
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(world):
     members = await open_game(world, 4, mode="classic", length=3)
+    first_footer = world.channel.last_message.embeds[0].footer.text
     engine = await play_to_the_end(world, members, seed=3)
 
     assert engine.round == 12
@@ -86,6 +89,10 @@ async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(
         assert rows[member.id].score == engine.tokens[seat]
         assert rows[member.id].wins == (seat in winners)
     assert world.env.bot.sessions.get(world.channel.id) is None
+    rec = await assert_stored_record_verifies(
+        world.env.bot.storage, world.guild.id, world.channel.id, first_footer, final.footer.text
+    )
+    assert rec["standings"]["tokens"] == engine.tokens
 
 
 async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world):

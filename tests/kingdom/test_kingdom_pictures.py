@@ -31,4 +31,4 @@ def test_revealed_table_picture_shows_every_seat():
     assert [s[0] for s in seats] == [names[c["seat"]] for c in engine.reveal["cards"]]
     png = reveal_png(engine.reveal, names)
     assert Image.open(io.BytesIO(png)).format == "PNG"
-    assert table_png(seats, "Round 1") is png
+    assert table_png(seats, "Round 1") == png  # drawn from exactly those seats

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from conftest import RACE_MS, SETTLE_S
+from replay_checks import assert_stored_record_verifies
 
 from bot.components import Press
 from bot.engine import IllegalAction
@@ -34,9 +35,11 @@ def other_tile(card: int, *taken: int) -> int:
     return next(t for t in range(16) if t != card and t not in taken)
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_table, world, simcord_env):
     # A wide window: on a busy machine a 250 ms race could close by the wall clock mid-click.
     table = await open_table(4, race_window_ms=WIDE)
+    first_footer = table.board().embeds[0].footer.text
     bot = simcord_env.bot
     host = table.players[0]
     # The host pressed Start and is the first Mime: the card came with that press, privately.
@@ -92,6 +95,10 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
     for member, cards in zip(table.players, expected, strict=True):
         assert standing[member.id].score == cards
         assert standing[member.id].wins == (1 if cards == 5 else 0)
+    rec = await assert_stored_record_verifies(
+        bot.storage, world.guild.id, world.channel.id, first_footer, final.footer.text
+    )
+    assert rec["counts"] == expected
 
 
 def tile_button(table, tile: int) -> dict:

@@ -1,4 +1,4 @@
-"""The monster pictures: every face renders, faces differ, the board marks held tiles."""
+"""The monster pictures: every face renders, faces differ, the board rings the revealed card."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from bot.games.masks.faces import FACES, MONSTERS
-from bot.games.masks.pictures import board_png, face_image, face_png
+from bot.games.masks.pictures import CELL, LABEL_H, MARGIN, board_png, draw_face, face_png
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -23,7 +23,7 @@ def test_every_face_renders_a_distinct_png() -> None:
     pngs = [face_png(face) for face in range(FACES)]
     assert all(png.startswith(PNG) for png in pngs)
     assert len(set(pngs)) == FACES
-    images = [face_image(face, 64).tobytes() for face in range(FACES)]
+    images = [draw_face(face, 64).tobytes() for face in range(FACES)]
     assert len(set(images)) == FACES
 
 
@@ -32,14 +32,29 @@ def test_unknown_face_is_refused() -> None:
         face_png(16)
 
 
-def test_board_shows_all_tiles_and_marks_held_ones() -> None:
-    empty = board_png()
-    marked = board_png(((3, "Alice"), (7, "A very long Discord display name")), highlight=7)
-    assert empty.startswith(PNG) and marked.startswith(PNG) and empty != marked
-    image = Image.open(io.BytesIO(marked))
+def test_the_board_is_one_picture_per_revealed_card_in_few_colours() -> None:
+    """Holders are on the buttons, so the board picture depends on the revealed card alone: 17
+    pictures in all, each kept once drawn."""
+    pictures = [board_png(), *(board_png(card) for card in range(FACES))]
+    assert all(png.startswith(PNG) for png in pictures) and len(set(pictures)) == FACES + 1
+    image = Image.open(io.BytesIO(pictures[8]))
     assert image.width > 600 and image.height > 600
+    assert image.mode == "P" and len(image.getcolors()) <= 128  # a palette PNG: ~46 kB, not ~185 kB
+    assert board_png.cache_info().maxsize == FACES + 1
+
+
+def test_the_revealed_card_is_ringed_in_gold_on_its_own_tile() -> None:
+    plain = Image.open(io.BytesIO(board_png())).convert("RGB")
+    ringed = Image.open(io.BytesIO(board_png(7))).convert("RGB")
+    # Tile 8 (Chomper) is row 2, column 4 of the grid; its corner carries the ring.
+    x, y = MARGIN + 3 * CELL + 4, MARGIN + 1 * (CELL + LABEL_H) + CELL // 2
+    r, g, b = ringed.getpixel((x, y))
+    assert r > 180 and g > 110 and b < 60, (r, g, b)  # gold
+    assert plain.getpixel((x, y)) != ringed.getpixel((x, y))
+    far = (MARGIN + CELL // 2, MARGIN + 8)  # tile 1's top edge: the same in both
+    assert plain.getpixel(far) == ringed.getpixel(far)
 
 
 def test_renders_are_cached() -> None:
     assert face_png(4) is face_png(4)
-    assert board_png(((1, "P2"),)) is board_png(((1, "P2"),))
+    assert board_png(3) is board_png(3)

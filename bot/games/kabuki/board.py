@@ -7,18 +7,15 @@ height, and a buried card only inside ``reveal`` while a challenged stack is on 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import discord
-from PIL import Image
 
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.kabuki.engine import STACKS
-from bot.games.kabuki.pictures import MASKS, png_bytes, render_board, render_reveal
+from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
 from bot.words import plural
 
 PICTURE_NAME = "kabuki.png"
@@ -41,10 +38,12 @@ def ts(ms: int, style: str = "R") -> str:
 
 
 def picture_key(view: View, *, with_reveal: bool = True) -> tuple[Any, ...]:
-    """Exactly what the picture shows, so an unchanged picture is never uploaded again."""
+    """Exactly what the picture shows, so an unchanged picture is never uploaded again; it names
+    the game, since pictures of every game are cached together by key (``bot.board.PICTURES``)."""
     window = view.get("stop_window")
     current = view["current"]
     key: tuple[Any, ...] = (
+        "kabuki",
         tuple(s["top"] for s in view["stacks"]),
         tuple(s["height"] for s in view["stacks"]),
         None if current is None else current["card"],
@@ -56,19 +55,13 @@ def picture_key(view: View, *, with_reveal: bool = True) -> tuple[Any, ...]:
     return key
 
 
-@lru_cache(maxsize=64)
 def render_picture(key: tuple[Any, ...]) -> bytes:
     """The board picture; while a stack is revealed, the revealed stack is drawn under it."""
-    board = render_board(*key[:4])
-    if len(key) == 4:
-        return board
-    stack, cards, matches = key[4:]
-    reveal = render_reveal(cards, matches, stack)
-    top, bottom = Image.open(io.BytesIO(board)), Image.open(io.BytesIO(reveal))
-    both = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), (46, 64, 54))
-    both.paste(top, (0, 0))
-    both.paste(bottom, (0, top.height))
-    return png_bytes(both)
+    board = board_image(*key[1:5])
+    if len(key) == 5:
+        return encode(board)
+    stack, cards, matches = key[5:]
+    return encode(stacked(board, reveal_image(cards, matches, stack)))
 
 
 def picture(view: View, *, with_reveal: bool = True) -> Picture:

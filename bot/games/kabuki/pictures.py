@@ -278,95 +278,194 @@ def actor_card(scale: float = 1.0) -> Image.Image:
     return card.resize(size, Image.Resampling.LANCZOS)
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """A 128-colour PNG: the board is re-uploaded with every placement, and in 128 colours (which
-    look the same: the art uses a handful) it is ~15 kB instead of ~60 kB, for ~4 ms more."""
-    out = io.BytesIO()
-    image.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
-    return out.getvalue()
-
+# -- composing: every picture is pasted together from parts drawn once ---------------------------
+# The parts (cards, labels, the empty table) are kept in one fixed 64-colour palette, so a
+# picture is a few pastes of palette indices (~0.05 ms) and a PNG encode (~0.7 ms): no drawing
+# and no colour reduction per picture. The art is flat colours with anti-aliased edges, and 64
+# look the same as the 16 million it was drawn in (compared side by side, zoomed in).
 
 GAP = 14
 MARGIN = 16
 LABEL_H = 26
+REVEAL_SCALE = 0.5
+REVEAL_PER_ROW = 10
+REVEAL_GAP = 10
+REVEAL_LABEL_H = 20
+REVEAL_HEAD = 30
+BOARD_W = MARGIN * 2 + STACKS * CARD_W + (STACKS - 1) * GAP + GAP * 3 + CARD_W
+BOARD_H = MARGIN * 2 + LABEL_H * 2 + CARD_H
+
+
+@cache
+def _palette() -> Image.Image:
+    """The palette of every part: the colours of all the cards at both sizes and of the texts on
+    the table, reduced to 64."""
+    cards = [mask_card(m, scale) for m in range(len(MASKS)) for scale in (1.0, REVEAL_SCALE)]
+    cards.append(actor_card())
+    atlas = Image.new("RGB", (sum(card.width for card in cards), CARD_H + 60), TABLE)
+    x = 0
+    for card in cards:
+        atlas.paste(card, (x, 0))
+        x += card.width
+    d = ImageDraw.Draw(atlas)
+    for i, (size, colour) in enumerate(((15, TABLE_TEXT), (12, MARK), (16, TABLE_TEXT), (12, TABLE_TEXT))):
+        d.text(
+            (8, CARD_H + 8 + 13 * i),
+            "Stack 0123456789 cards empty last TOP SAME —",
+            font=_font(size),
+            fill=colour,
+        )
+    return atlas.quantize(colors=64, method=Image.Quantize.FASTOCTREE)
+
+
+def _indexed(image: Image.Image) -> Image.Image:
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@cache
+def _index(colour: tuple[int, int, int]) -> int:
+    """The palette entry a plain colour is drawn with (frames, lines)."""
+    return int(_indexed(Image.new("RGB", (1, 1), colour)).getpixel((0, 0)))
+
+
+def _table(width: int, height: int) -> Image.Image:
+    image = Image.new("P", (width, height), _index(TABLE))
+    image.putpalette(_palette().getpalette() or [])
+    return image
+
+
+@cache
+def _card(mask: int | None, scale: float = 1.0) -> Image.Image:
+    return _indexed(actor_card(scale) if mask is None else mask_card(mask, scale))
 
 
 @lru_cache(maxsize=256)
-def render_board(
+def _label(
+    text: str, size: int, colour: tuple[int, int, int], width: int, height: int, left: bool = False
+) -> Image.Image:
+    """``text`` on the table in a ``width`` × ``height`` box, centred (or from the left edge)."""
+    strip = Image.new("RGB", (width, height), TABLE)
+    where = (0, height / 2) if left else (width / 2, height / 2)
+    ImageDraw.Draw(strip).text(where, text, font=_font(size), fill=colour, anchor="lm" if left else "mm")
+    return _indexed(strip)
+
+
+@lru_cache(maxsize=STACKS * 2)
+def _stack_head(stack: int, last: bool) -> Image.Image:
+    """The heading "Stack N" over a stack, with "last" in its corner when its top card can be
+    challenged."""
+    strip = Image.new("RGB", (CARD_W, LABEL_H), TABLE)
+    d = ImageDraw.Draw(strip)
+    d.text((CARD_W / 2, LABEL_H / 2), f"Stack {stack + 1}", font=_font(15), fill=TABLE_TEXT, anchor="mm")
+    if last:
+        d.text((CARD_W - 4, LABEL_H / 2), "last", font=_font(12), fill=MARK, anchor="rm")
+    return _indexed(strip)
+
+
+@cache
+def _empty_board() -> Image.Image:
+    """The table with what never changes: the line before the card on show, and its title."""
+    strip = Image.new("RGB", (BOARD_W, BOARD_H), TABLE)
+    d = ImageDraw.Draw(strip)
+    x = BOARD_W - MARGIN - CARD_W
+    d.line([x - GAP * 1.5, MARGIN, x - GAP * 1.5, BOARD_H - MARGIN], fill=TABLE_TEXT, width=2)
+    d.text((x + CARD_W / 2, MARGIN + LABEL_H / 2), "On show", font=_font(15), fill=TABLE_TEXT, anchor="mm")
+    return _indexed(strip)
+
+
+@cache
+def _nothing_on_show() -> Image.Image:
+    strip = Image.new("RGB", (CARD_W + 1, CARD_H + 1), TABLE)
+    d = ImageDraw.Draw(strip)
+    d.rounded_rectangle([0, 0, CARD_W, CARD_H], radius=8, outline=TABLE_TEXT, width=2)
+    d.text((CARD_W / 2, CARD_H / 2), "—", font=_font(28), fill=TABLE_TEXT, anchor="mm")
+    return _indexed(strip)
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG bytes of a composed picture. zlib's level 3 takes less than half the time of its
+    default 6 (~0.7 ms against ~1.5 ms) for a board ~15 % bigger (~13.6 kB against ~11.7 kB)."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def board_image(
     tops: tuple[int | None, ...], heights: tuple[int, ...], current: int | None, last_stack: int | None = None
-) -> bytes:
-    """PNG of the four stack tops (with heights) and the card on show; ``last_stack`` gets a marker
+) -> Image.Image:
+    """The four stack tops (with heights) and the card on show; ``last_stack`` gets a frame
     because its top card is the one that can be challenged."""
     if len(tops) != STACKS or len(heights) != STACKS:
         raise ValueError(f"need {STACKS} stacks")
-    width = MARGIN * 2 + STACKS * CARD_W + (STACKS - 1) * GAP + GAP * 3 + CARD_W
-    height = MARGIN * 2 + LABEL_H * 2 + CARD_H
-    img = Image.new("RGB", (width, height), TABLE)
+    img = _empty_board().copy()
     d = ImageDraw.Draw(img)
-    font = _font(15)
     y = MARGIN + LABEL_H
     for s in range(STACKS):
         x = MARGIN + s * (CARD_W + GAP)
-        top = tops[s]
-        img.paste(actor_card() if top is None else mask_card(top), (x, y))
-        d.text(
-            (x + CARD_W / 2, MARGIN + LABEL_H / 2), f"Stack {s + 1}", font=font, fill=TABLE_TEXT, anchor="mm"
-        )
+        img.paste(_stack_head(s, last_stack == s), (x, MARGIN))
+        img.paste(_card(tops[s]), (x, y))
         n = heights[s]
         label = "empty" if n == 0 else plural(n, "card")
-        d.text((x + CARD_W / 2, y + CARD_H + LABEL_H / 2), label, font=font, fill=TABLE_TEXT, anchor="mm")
+        img.paste(_label(label, 15, TABLE_TEXT, CARD_W, LABEL_H), (x, y + CARD_H))
         if last_stack == s:
             # A yellow frame with corner ticks: visible without relying on the colour.
-            d.rectangle([x - 5, y - 5, x + CARD_W + 4, y + CARD_H + 4], outline=MARK, width=4)
-            d.text((x + CARD_W - 4, MARGIN + LABEL_H / 2), "last", font=_font(12), fill=MARK, anchor="rm")
-    x = width - MARGIN - CARD_W
-    d.line([x - GAP * 1.5, MARGIN, x - GAP * 1.5, height - MARGIN], fill=TABLE_TEXT, width=2)
-    d.text((x + CARD_W / 2, MARGIN + LABEL_H / 2), "On show", font=font, fill=TABLE_TEXT, anchor="mm")
-    if current is None:
-        d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=8, outline=TABLE_TEXT, width=2)
-        d.text((x + CARD_W / 2, y + CARD_H / 2), "—", font=_font(28), fill=TABLE_TEXT, anchor="mm")
-    else:
-        img.paste(mask_card(current), (x, y))
-    return png_bytes(img)
+            d.rectangle([x - 5, y - 5, x + CARD_W + 4, y + CARD_H + 4], outline=_index(MARK), width=4)
+    x = BOARD_W - MARGIN - CARD_W
+    img.paste(_nothing_on_show() if current is None else _card(current), (x, y))
+    return img
 
 
-REVEAL_SCALE = 0.5
-REVEAL_PER_ROW = 10
-
-
-@lru_cache(maxsize=32)
-def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> bytes:
-    """PNG of a challenged stack, bottom to top (left to right, row by row): the top card is framed
-    and labelled TOP, every card matching it is framed and labelled SAME."""
+def reveal_image(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> Image.Image:
+    """A challenged stack, bottom to top (left to right, row by row): the top card is framed and
+    labelled TOP, every card matching it is framed and labelled SAME."""
     if not cards:
         raise ValueError("an empty stack cannot be revealed")
     cw, ch = round(CARD_W * REVEAL_SCALE), round(CARD_H * REVEAL_SCALE)
-    gap, label = 10, 20
+    gap, label = REVEAL_GAP, REVEAL_LABEL_H
     cols = min(len(cards), REVEAL_PER_ROW)
     rows = math.ceil(len(cards) / REVEAL_PER_ROW)
-    head = 30
-    k = len(matches)
-    title = f"Stack {stack + 1}, bottom to top: {plural(k, 'match', 'matches')}"
-    width = MARGIN * 2 + cols * cw + (cols - 1) * gap
-    width = max(width, MARGIN * 2 + math.ceil(_font(16).getlength(title)))  # a short stack: the title
-    height = MARGIN * 2 + head + rows * (ch + label + gap)
-    img = Image.new("RGB", (width, height), TABLE)
-    d = ImageDraw.Draw(img)
-    d.text((MARGIN, MARGIN + head / 2 - 4), title, font=_font(16), fill=TABLE_TEXT, anchor="lm")
+    title = f"Stack {stack + 1}, bottom to top: {plural(len(matches), 'match', 'matches')}"
+    title_w = math.ceil(_font(16).getlength(title))
+    width = max(MARGIN * 2 + cols * cw + (cols - 1) * gap, MARGIN * 2 + title_w)  # a short stack: the title
+    img = _table(width, MARGIN * 2 + REVEAL_HEAD + rows * (ch + label + gap))
+    img.paste(_label(title, 16, TABLE_TEXT, title_w, REVEAL_HEAD, left=True), (MARGIN, MARGIN - 4))
     marked = set(matches)
-    small = _font(12)
+    frames = []
     for i, card in enumerate(cards):
         r, c = divmod(i, REVEAL_PER_ROW)
         x = MARGIN + c * (cw + gap)
-        y = MARGIN + head + r * (ch + label + gap)
-        img.paste(mask_card(card, REVEAL_SCALE), (x, y))
+        y = MARGIN + REVEAL_HEAD + r * (ch + label + gap)
+        img.paste(_card(card, REVEAL_SCALE), (x, y))
         top = i == len(cards) - 1
-        if top or i in marked:
-            d.rectangle([x - 4, y - 4, x + cw + 3, y + ch + 3], outline=MARK, width=4 if top else 3)
         text = "TOP" if top else ("SAME" if i in marked else str(i + 1))
         colour = MARK if top or i in marked else TABLE_TEXT
-        d.text((x + cw / 2, y + ch + label / 2 + 2), text, font=small, fill=colour, anchor="mm")
-    return png_bytes(img)
+        img.paste(_label(text, 12, colour, cw, label), (x, y + ch + 2))
+        if top or i in marked:
+            frames.append(([x - 4, y - 4, x + cw + 3, y + ch + 3], 4 if top else 3))
+    d = ImageDraw.Draw(img)
+    for box, line in frames:  # over the labels' strips, which touch them
+        d.rectangle(box, outline=_index(MARK), width=line)
+    return img
+
+
+def stacked(top: Image.Image, bottom: Image.Image) -> Image.Image:
+    """One picture under the other, on the table."""
+    both = _table(max(top.width, bottom.width), top.height + bottom.height)
+    both.paste(top, (0, 0))
+    both.paste(bottom, (0, top.height))
+    return both
+
+
+def render_board(
+    tops: tuple[int | None, ...], heights: tuple[int, ...], current: int | None, last_stack: int | None = None
+) -> bytes:
+    """PNG of ``board_image``. Not cached: the session layer never asks twice for one board."""
+    return encode(board_image(tops, heights, current, last_stack))
+
+
+def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> bytes:
+    """PNG of ``reveal_image``."""
+    return encode(reveal_image(cards, matches, stack))
 
 
 def board_png(view: Mapping[str, Any]) -> bytes:
@@ -397,15 +496,19 @@ def gallery_png(scale: float = 1.0) -> bytes:
     for m in range(len(MASKS)):
         r, c = divmod(m, 5)
         img.paste(mask_card(m, scale), (MARGIN + c * (cw + GAP), MARGIN + r * (ch + GAP)))
-    return png_bytes(img)
+    return encode(_indexed(img))
 
 
 __all__: Sequence[str] = (
     "MASKS",
+    "board_image",
     "board_png",
+    "encode",
     "gallery_png",
     "mask_card",
     "render_board",
     "render_reveal",
+    "reveal_image",
     "reveal_png",
+    "stacked",
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.engine.replay import ReplayError, check_header, replaying
 from bot.games.kabuki.engine import (
     BOX_TOKENS,
     COPIES,
@@ -21,17 +22,14 @@ from bot.games.kabuki.engine import (
     tokens_per_player,
 )
 
-LOG_FORMAT = 2  # version of the --json record; bump it when a field changes meaning
-
-
-class ReplayError(ValueError):
-    pass
-
 
 def check_log(rec: Mapping[str, Any]) -> None:
     """Replay a ``--json`` record by the rules alone; raise ReplayError at the first inconsistency."""
-    if rec.get("format") != LOG_FORMAT or rec.get("game") != "kabuki":
-        raise ReplayError(f"not a Kabuki record of format {LOG_FORMAT}")
+    replaying(_check, rec)
+
+
+def _check(rec: Mapping[str, Any]) -> None:
+    check_header(rec, "kabuki", "Kabuki")
     players = rec["players"]
     log = list(rec["log"])
     if not 2 <= players <= 6:

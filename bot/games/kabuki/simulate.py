@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Event, IllegalAction
+from bot.engine.replay import LOG_FORMAT
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import ComputerPlayer, Temper
-from bot.games.kabuki.replay import LOG_FORMAT
 
 LATENCY_MS = (10, 150)  # from a press to the bot receiving it
 

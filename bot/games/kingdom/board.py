@@ -320,9 +320,7 @@ def reveal_picture(view: Mapping[str, Any], names: Sequence[str], game_key: str)
     if reveal is None:
         return None
     names = tuple(names)
-    return Picture(
-        ("kingdom", game_key, reveal["round"]), lambda: reveal_png(reveal, names), "reveal.png", slow=True
-    )
+    return Picture(("kingdom", game_key, reveal["round"]), lambda: reveal_png(reveal, names), "reveal.png")
 
 
 def _footer(view: Mapping[str, Any]) -> str:

@@ -1,8 +1,9 @@
 """Pictures for Death Over the Kingdom, drawn by code with Pillow (no image files to ship).
 
 ``card_png(char)`` draws one character card; ``table_png(...)`` the revealed table at the end of
-a round. Both return PNG bytes and are cached: a game only ever needs 13 cards, and a reveal is
-redrawn only when its content changes.
+a round. Both return PNG bytes. The 13 cards are cached here; a table is drawn once per round,
+and the board keeps it with every other game's pictures (``bot.board.PICTURES``, bounded in
+bytes: a 16-seat table is ~190 kB).
 """
 
 from __future__ import annotations
@@ -257,11 +258,10 @@ def _small_card(char: int, turned: bool) -> Image.Image:
 Seat = tuple[str, int, int, bool, bool]  # (player name, character, final value, turned, loses)
 
 
-@lru_cache(maxsize=64)
 def table_png(seats: tuple[Seat, ...], title: str = "") -> bytes:
     """The revealed table: every seat's card in play order with the player's name, the final
-    value (and how it came about) and the losers marked. ``seats`` is a tuple so it can be cached;
-    build it from a reveal with ``reveal_seats``."""
+    value (and how it came about) and the losers marked. Build ``seats`` from a reveal with
+    ``reveal_seats``."""
     cols = min(len(seats), 8) or 1
     rows = max(1, math.ceil(len(seats) / cols))
     cw, ch = CARD_W // 2, CARD_H // 2

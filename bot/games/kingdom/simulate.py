@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.protocol import Event
+from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying
 from bot.games.kingdom.cards import (
     BARD,
     CHARACTERS,
@@ -31,7 +32,6 @@ from bot.games.kingdom.cards import (
 from bot.games.kingdom.engine import MODES, KingdomEngine
 from bot.games.kingdom.players import make_players
 
-FORMAT = 2  # the version of the --json record
 ACTION_KINDS = frozenset({"stand", "exchange", "cut", "trader", "thief", "swap", "keep", "bard", "dragon"})
 
 
@@ -92,7 +92,7 @@ def record(engine: KingdomEngine, recorder: Recorder, seed: int, bots: str) -> d
     """The ``--json`` line of one finished game (format in docs/death-over-the-kingdom.md)."""
     result = engine.result()
     return {
-        "format": FORMAT,
+        "format": LOG_FORMAT,
         "game": "kingdom",
         "seed": seed,
         "players": engine.players,
@@ -119,25 +119,15 @@ PENALTIES = (3, 2, 1)  # Death over all: lowest, second-lowest, third-lowest val
 BOX = sorted(c for c in range(len(CHARACTERS)) for _ in range(COPIES))
 
 
-class ReplayError(ValueError):
-    pass
-
-
 def check_log(rec: Mapping[str, Any]) -> None:
     """Replay a ``--json`` record by the rules alone; raise ReplayError at the first decision it
     cannot justify: an option, a dealer, a deal, a card drawn from the deck, an action, a reveal,
     a token, the end of the game or its winners."""
-    try:
-        _check_record(rec)
-    except ReplayError:
-        raise
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
-        raise ReplayError(f"malformed record: {type(exc).__name__}: {exc}") from exc
+    replaying(_check_record, rec)
 
 
 def _check_record(rec: Mapping[str, Any]) -> None:
-    if rec.get("format") != FORMAT or rec.get("game") != "kingdom":
-        raise ReplayError(f"not a format {FORMAT} Kingdom record: {rec.get('format')!r}, {rec.get('game')!r}")
+    check_header(rec, "kingdom", "Kingdom")
     players, options = rec["players"], rec["options"]
     mode = _check_options(players, options)
     first = rec["first_dealer"]

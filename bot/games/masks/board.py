@@ -64,17 +64,13 @@ def options_text(options: dict[str, Any]) -> str:
     return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
 
 
-def picture(view: dict[str, Any], names: Sequence[str]) -> Picture:
-    """The 16 faces with holders' badges; the revealed card ringed only once it is public."""
-    held = tuple(
-        (tile, short(names[seat], 14)) for tile, seat in enumerate(view["held_by"]) if seat is not None
-    )
+def picture(view: dict[str, Any]) -> Picture:
+    """The 16 faces, the revealed card ringed only once it is public. Who holds which tile is on
+    the buttons and in the players' list, so a slap leaves the picture as it is."""
     highlight = None
     if view["phase"] != "guessing" and view["last_reveal"] is not None:
         highlight = view["last_reveal"]["card"]
-    return Picture(
-        key=("masks", held, highlight), render=lambda: board_png(held, highlight), filename="tiles.png"
-    )
+    return Picture(key=("masks", highlight), render=lambda: board_png(highlight), filename="tiles.png")
 
 
 def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
@@ -137,8 +133,7 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
         f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'} · "
         f"second chance: {'yes' if view['options']['second_chance'] else 'no'}"
     )
-    board_picture = picture(view, names)
-    return Board(embed=embed, items=buttons(channel_id, view, names), picture=board_picture)
+    return Board(embed=embed, items=buttons(channel_id, view, names), picture=picture(view))
 
 
 def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list[GameButton]:
@@ -200,7 +195,7 @@ def render_final(view: dict[str, Any], names: Sequence[str]) -> Board:
     embed.set_footer(
         text=f"{plural(view['turns'], 'turn')} · {plural(view['removed'], 'card')} left the game"
     )
-    return Board(embed=embed, picture=picture(view, names))
+    return Board(embed=embed, picture=picture(view))
 
 
 def card_message(card: int, name: str, turn: int) -> dict[str, Any]:

@@ -17,12 +17,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying
 from bot.games.masks.engine import BOX, CARDS_PER_PLAYER, COPIES, MasksEngine
 from bot.games.masks.faces import FACES
 from bot.games.masks.options import DEFAULT_OPTIONS, INT_RANGES, parse_options
 from bot.games.masks.players import play_game
 
-LOG_FORMAT = 2  # the version of the --json record; bump when a field changes meaning
 HOST = 0  # the seat of the member who opened the lobby, who is the first Mime
 
 
@@ -61,10 +61,6 @@ def game_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- check_log
-
-
-class ReplayError(ValueError):
-    pass
 
 
 class _Table:
@@ -193,17 +189,11 @@ class _Table:
 
 def check_log(rec: Mapping[str, Any]) -> None:
     """Replay a ``--json`` record by the rules alone; raise ReplayError at the first inconsistency."""
-    try:
-        _check(rec)
-    except ReplayError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
-        raise ReplayError(f"malformed record: {error!r}") from error
+    replaying(_check, rec)
 
 
 def _check(rec: Mapping[str, Any]) -> None:
-    if list(rec)[:2] != ["format", "game"] or rec["format"] != LOG_FORMAT or rec["game"] != "masks":
-        raise ReplayError(f"not a format {LOG_FORMAT} Monster Masks record")
+    check_header(rec, "masks", "Monster Masks")
     players = rec["players"]
     if not isinstance(players, int) or not MasksEngine.min_players <= players <= MasksEngine.max_players:
         raise ReplayError(f"bad player count {players!r}")

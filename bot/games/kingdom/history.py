@@ -1,0 +1,119 @@
+"""A finished Death Over the Kingdom game's record (the ``--json`` format,
+docs/death-over-the-kingdom.md) played again through the engine: the record a game stores, each
+step of a replay, and every shuffle, deal and draw checked from the seed.
+
+The record keeps each round's shuffle, deal and actions, not times: replaying gives the engine
+each logged action (a timed-out one by letting its timer run out), and compares what the engine
+deals, draws and reveals with the record after every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from bot.engine.protocol import IllegalAction
+from bot.engine.replay import ReplayError
+from bot.games.kingdom.board import describe as describe_action
+from bot.games.kingdom.cards import NAMES
+from bot.games.kingdom.engine import KingdomEngine
+from bot.games.kingdom.simulate import Recorder, record
+
+
+def log_record(engine: KingdomEngine, seed: int) -> dict[str, Any]:
+    """The record of a finished game, as ``simulate kingdom --json`` writes it (``bots`` is
+    null: people played). Built by playing the engine's input log again with a recorder, which
+    sees every event, the private ones included: the game is over."""
+    start = engine.log[0]["new"]
+    again = KingdomEngine.new(start["players"], start["seed"], start["options"], start["now"])
+    recorder = Recorder()
+    recorder.feed(again.opening)
+    for entry in engine.log[1:]:
+        if "advance" in entry:
+            recorder.feed(again.advance(entry["advance"]))
+        else:
+            recorder.feed(again.apply(entry["seat"], entry["action"], entry["now"]))
+    return record(again, recorder, seed, None)  # type: ignore[arg-type]
+
+
+def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, KingdomEngine]]:
+    """Each step of the game as (what happened, the engine just after it), from the first deal.
+    Raises ReplayError at the first shuffle, card or action the engine does not reproduce."""
+    engine = KingdomEngine.new(rec["players"], rec["seed"], rec["options"], 0)
+    recorder = Recorder()
+    recorder.feed(engine.opening)
+    rounds = rec["rounds"]
+    if recorder.rounds[0]["dealer"] != rec["first_dealer"]:
+        raise ReplayError(
+            f"the first dealer is seat {rec['first_dealer']} in the record, the seed draws {recorder.rounds[0]['dealer']}"
+        )
+    now = 0
+    for number, rnd in enumerate(rounds, 1):
+        if number > 1:
+            if engine.phase == "reveal":
+                now = engine.next_deadline() or now
+                recorder.feed(engine.advance(now))
+            if len(recorder.rounds) < number:
+                raise ReplayError(f"round {number}: the engine's game ended after round {engine.round}")
+        _compare(number, rnd, recorder.rounds[number - 1])
+        yield f"Round {number}: {names[rnd['dealer']]} deals; every player gets one card", engine
+        for i, act in enumerate(rnd["actions"]):
+            if act.get("auto") == "king":
+                continue  # stood by the engine itself when the King reached its turn
+            try:
+                if act.get("timeout"):
+                    now = engine.next_deadline() or now
+                    recorder.feed(engine.advance(now))
+                else:
+                    action = {"type": act["type"], **({"target": act["target"]} if "target" in act else {})}
+                    recorder.feed(engine.apply(act["seat"], action, now))
+            except IllegalAction as refusal:
+                raise ReplayError(
+                    f"round {number}, action {i}: the engine refuses it: {refusal.reason}"
+                ) from None
+            _compare(number, rnd, recorder.rounds[number - 1])
+            yield describe_action(act, names).replace("**", ""), engine
+    if not engine.is_over:
+        raise ReplayError(f"the record stops after round {len(rounds)}, before the game's end")
+    replayed = record(engine, recorder, rec["seed"], rec.get("bots"))
+    for key, value in replayed.items():
+        if rec.get(key) != value:
+            raise ReplayError(f"{key} is {rec.get(key)!r} in the record, the engine gives {value!r}")
+
+
+def _compare(number: int, logged: Mapping[str, Any], dealt: Mapping[str, Any]) -> None:
+    """The round so far as the engine played it against the record's (its actions up to where
+    the engine is, its reveal once there is one)."""
+    where = f"round {number}"
+    shuffle, real = logged.get("shuffle") or [], dealt["shuffle"]
+    if shuffle != real:
+        k = next((k for k, (a, b) in enumerate(zip(shuffle, real, strict=False)) if a != b), len(shuffle))
+        shown = NAMES[shuffle[k]] if k < len(shuffle) else "missing"
+        raise ReplayError(
+            f"{where}: card {k + 1} of the shuffle is {shown} in the record, the seed deals {NAMES[real[k]]}"
+        )
+    for key, value in dealt.items():
+        if key == "actions":
+            value, mine = value, logged["actions"][: len(value)]
+            if mine != value:
+                i = next((i for i, (a, b) in enumerate(zip(mine, value, strict=False)) if a != b), len(mine))
+                raise ReplayError(
+                    f"{where}, action {i}: {mine[i] if i < len(mine) else None} in the record, "
+                    f"the engine gives {value[i]}"
+                )
+        elif (key != "reveal" or value is not None) and logged.get(key) != value:
+            raise ReplayError(
+                f"{where}: {key} is {logged.get(key)!r} in the record, the engine gives {value!r}"
+            )
+
+
+def dealt_cards(rec: Mapping[str, Any]) -> int:
+    """Cards the seed placed: every round's shuffle (the deal and the deck below it)."""
+    return sum(len(rnd["shuffle"]) for rnd in rec["rounds"])
+
+
+def hidden(engine: KingdomEngine, names: Sequence[str]) -> str:
+    """What the board hides during play, shown in a replay: every hand and the deck."""
+    lines = [f"{names[s]}: **{NAMES[card >> 1]}**" for s, card in enumerate(engine.hands) if card is not None]
+    lines.append("Deck, top first: " + (", ".join(NAMES[c >> 1] for c in engine.deck) or "empty"))
+    return "\n".join(lines)

@@ -1,0 +1,90 @@
+"""A finished Monster Masks game's record (the ``--json`` format, docs/monster-masks.md) played
+again through the engine: the record a game stores, each step of a replay, and the deal checked
+from the seed. The record's ``log`` is the engine's own input log, so replaying is giving the
+engine each step again and comparing what it deals and decides with what the record says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from bot.engine.protocol import IllegalAction
+from bot.engine.replay import ReplayError
+from bot.games.masks.engine import MasksEngine
+from bot.games.masks.faces import monster_name
+from bot.games.masks.simulate import game_record
+
+
+def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
+    """The record of a finished game, as ``simulate masks --json`` writes it."""
+    return game_record(engine, seed)
+
+
+def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, MasksEngine]]:
+    """Each step of the game as (what happened, the engine just after it), from the deal on.
+    Raises ReplayError at the first card or decision the record has and the engine does not."""
+    log = rec["log"]
+    first = log[0]
+    engine = MasksEngine.new(rec["players"], rec["seed"], rec["options"], first["now"], deck=first["deck"])
+    deck = list(rec["deck"])
+    if engine.dealt != deck:
+        k = next((k for k, (a, b) in enumerate(zip(deck, engine.dealt, strict=False)) if a != b), len(deck))
+        shown = monster_name(deck[k]) if k < len(deck) else "missing"
+        real = monster_name(engine.dealt[k]) if k < len(engine.dealt) else "nothing"
+        raise ReplayError(f"card {k + 1} of the deck is {shown} in the record, the seed deals {real}")
+    yield f"The deck is shuffled: {len(deck)} cards; {names[0]} is the first Mime", engine
+    for i, step in enumerate(log[1:], 1):
+        try:
+            if step["op"] == "apply":
+                engine.apply(step["seat"], step["action"], step["now"])
+            else:
+                engine.advance(step["now"])
+        except IllegalAction as refusal:
+            raise ReplayError(f"log entry {i}: the engine refuses it: {refusal.reason}") from None
+        yield describe(step, engine, names), engine
+    if not engine.is_over:
+        raise ReplayError("the log stops before the deck ran out")
+    replayed = game_record(engine, rec["seed"])
+    for key, value in replayed.items():
+        if rec.get(key) != value:
+            raise ReplayError(f"{key} is {rec.get(key)!r} in the record, the engine gives {value!r}")
+
+
+def dealt_cards(rec: Mapping[str, Any]) -> int:
+    return len(rec["deck"])
+
+
+def describe(step: Mapping[str, Any], engine: MasksEngine, names: Sequence[str]) -> str:
+    """One step as a line of text, everything face up."""
+    if step["op"] == "apply":
+        action = step["action"]
+        if action["type"] == "slap":
+            return f"{names[step['seat']]} slaps {monster_name(action['tile'])}"
+        return f"{names[step['seat']]} (the Mime) ends the guessing"
+    revealed = [t for t in engine.history[-2:] if t["revealed_at"] == step["now"]]
+    if not revealed:
+        turn = engine.history[-1]
+        if turn["started_at"] == step["now"]:
+            return f"Turn {turn['turn']}: {names[turn['mime']]} is the Mime"
+        race = turn["races"][-1] if turn["races"] else None
+        if race is None:
+            return "Time passes"
+        return f"{names[race['winner']]} holds {monster_name(race['tile'])}"
+    turn = revealed[0]
+    if turn["scorer"] is None:
+        return f"Turn {turn['turn']}: the card was {monster_name(turn['card'])}; nobody slapped it"
+    return (
+        f"Turn {turn['turn']}: the card was {monster_name(turn['card'])}; "
+        f"{names[turn['scorer']]} slapped it and scores with {names[turn['mime']]}"
+    )
+
+
+def hidden(engine: MasksEngine, names: Sequence[str]) -> str:
+    """What the board hides during play, shown in a replay: the Mime's card and the deck."""
+    turn = engine.history[-1] if engine.history else None
+    lines = []
+    if turn is not None:
+        lines.append(f"Turn {turn['turn']}'s card: **{monster_name(turn['card'])}**")
+    lines.append("Deck, top first: " + (", ".join(monster_name(c) for c in engine.deck) or "empty"))
+    return "\n".join(lines)

@@ -1,0 +1,484 @@
+"""The PostgreSQL backend (asyncpg), chosen by ``DATABASE_URL=postgresql://…``: one database shared
+by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/architecture.md, "Storage".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from bot.ratings import MIN_RATED_GAMES, Rating
+from bot.storage import (
+    ALL_TIME,
+    FORMER_MEMBER,
+    RUNNING_SEASON,
+    GameRecord,
+    KindStats,
+    MemberRating,
+    Season,
+    Shards,
+    Standing,
+    Storage,
+    StorageUnavailable,
+    StoredGame,
+    fold_stats,
+    member_ratings,
+    pack_log,
+    rating_rows,
+    redacted,
+    season_key,
+    unpack_log,
+)
+
+if TYPE_CHECKING:
+    import asyncpg
+
+# Each entry upgrades the schema by one version, the twin of the same entry in sqlite.py; never edit
+# a released one, append a new one. An entry may hold several statements.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE sessions (
+        channel_id BIGINT PRIMARY KEY,
+        guild_id   BIGINT NOT NULL,
+        kind       TEXT   NOT NULL,
+        state      TEXT   NOT NULL,
+        updated_at BIGINT NOT NULL
+    );
+    CREATE INDEX sessions_guild ON sessions (guild_id);
+    -- Uncompressed: a late-game state is ~45 kB and pglz would double the time of every save.
+    ALTER TABLE sessions ALTER COLUMN state SET STORAGE EXTERNAL;
+    CREATE TABLE games (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        game_key   TEXT   NOT NULL UNIQUE,
+        guild_id   BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        kind       TEXT   NOT NULL,
+        options    TEXT   NOT NULL,
+        seed       BIGINT NOT NULL,
+        started_at BIGINT NOT NULL,
+        ended_at   BIGINT NOT NULL,
+        outcome    TEXT   NOT NULL CHECK (outcome IN ('finished', 'abandoned'))
+    );
+    CREATE INDEX games_guild_kind ON games (guild_id, kind, outcome);
+    CREATE TABLE game_players (
+        game_id  BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT  NOT NULL,
+        user_id  BIGINT  NOT NULL,
+        seat     INTEGER NOT NULL,
+        score    INTEGER NOT NULL,
+        won      INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_guild_user ON game_players (guild_id, user_id);
+    """,
+    # The display name a seat had in the game, for the leaderboard (see sqlite.py).
+    """
+    ALTER TABLE game_players ADD COLUMN name TEXT;
+    """,
+    # A finished game's record, zlib-compressed JSON, for /replay (see sqlite.py).
+    """
+    CREATE TABLE game_logs (
+        game_id  BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        record   BYTEA  NOT NULL
+    );
+    """,
+    # Ratings and seasons (see sqlite.py).
+    """
+    ALTER TABLE games ADD COLUMN season_id BIGINT NOT NULL DEFAULT 0;
+    CREATE TABLE seasons (
+        id       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        name     TEXT   NOT NULL,
+        key      TEXT   NOT NULL,
+        ended_at BIGINT NOT NULL,
+        UNIQUE (guild_id, key)
+    );
+    CREATE TABLE ratings (
+        guild_id   BIGINT           NOT NULL,
+        kind       TEXT             NOT NULL,
+        season_id  BIGINT           NOT NULL,
+        user_id    BIGINT           NOT NULL,
+        mu         DOUBLE PRECISION NOT NULL,
+        sigma      DOUBLE PRECISION NOT NULL,
+        prev_mu    DOUBLE PRECISION NOT NULL,
+        prev_sigma DOUBLE PRECISION NOT NULL,
+        games      INTEGER          NOT NULL,
+        wins       INTEGER          NOT NULL,
+        PRIMARY KEY (guild_id, kind, season_id, user_id)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id);
+    CREATE INDEX game_players_user ON game_players (user_id);
+    """,
+)
+
+# Any constant every process agrees on: the advisory lock that lets one process migrate at a time.
+MIGRATION_LOCK = 0x70617274_79636172  # "partycar"
+VERSIONS_TABLE = """
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+        version    INTEGER PRIMARY KEY,
+        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    )
+"""
+
+SAVE_SESSION = (
+    "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at) VALUES ($1, $2, $3, $4, $5) "
+    "ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, kind=excluded.kind, "
+    "state=excluded.state, updated_at=excluded.updated_at"
+)
+INSERT_GAME = (
+    "INSERT INTO games (game_key, guild_id, channel_id, kind, options, seed, started_at, ended_at, outcome) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (game_key) DO NOTHING RETURNING id"
+)
+INSERT_PLAYER = (
+    "INSERT INTO game_players (game_id, guild_id, user_id, seat, score, won, name) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+# Looked up for the page's rows only: the member's newest saved name in this server.
+NEWEST_NAME = (
+    "(SELECT q.name FROM game_players q JOIN games h ON h.id = q.game_id "
+    "WHERE q.guild_id = $1 AND h.guild_id = $1 AND q.user_id = {user} AND q.name IS NOT NULL "
+    "ORDER BY h.ended_at DESC, h.id DESC LIMIT 1)"
+)
+# $5: a season's id, or NULL for all time.
+RANKED = (
+    "FROM game_players p JOIN games g ON g.id = p.game_id "
+    "WHERE g.guild_id = $1 AND p.guild_id = $1 AND g.kind = $2 AND g.outcome = 'finished' "
+    "AND p.user_id <> $6 AND ($5::bigint IS NULL OR g.season_id = $5)"
+)
+UPSERT_RATING = (
+    "INSERT INTO ratings (guild_id, kind, season_id, user_id, mu, sigma, prev_mu, prev_sigma, games, wins) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (guild_id, kind, season_id, user_id) "
+    "DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma, prev_mu=excluded.prev_mu, "
+    "prev_sigma=excluded.prev_sigma, games=excluded.games, wins=excluded.wins"
+)
+STANDINGS_TABLES = (
+    "game_logs",
+    "game_players",
+    "games",
+    "ratings",
+    "seasons",
+)  # a server's, in deletion order
+# With the guild id: recording a game, archiving a season and resetting a server take turns per
+# server (a rating is read, then written).
+STANDINGS_LOCK = "SELECT pg_advisory_xact_lock(hashtext('party-cards standings'), hashtext($1::bigint::text))"
+
+POOL_SIZE = 10
+# A session save commits without waiting for the disk (synchronous_commit=off): like SQLite's
+# synchronous=NORMAL, a crash of the bot loses nothing, a crash of the server at worst the last
+# few hundred milliseconds of presses, and the database stays consistent. Recorded games wait for
+# the disk.
+SERVER_SETTINGS = {"synchronous_commit": "off", "application_name": "party-cards-bot"}
+
+
+class PostgresStorage(Storage):
+    backend = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def connect(cls, dsn: str) -> PostgresStorage:
+        try:
+            import asyncpg
+        except ImportError as error:  # the extra is optional: SQLite needs none of it
+            raise StorageUnavailable(
+                "DATABASE_URL names a PostgreSQL server, which needs asyncpg: pip install -e '.[postgres]'"
+            ) from error
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=POOL_SIZE, server_settings=SERVER_SETTINGS, reset=_keep_session
+            )
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StorageUnavailable(f"Could not open the database at {redacted(dsn)}: {error}") from error
+        storage = cls(pool)
+        try:
+            await storage._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        await self._pool.close()  # asyncpg makes a second close a no-op
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+                return 0
+            return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            # One process migrates at a time; the others wait here, then find nothing left to do.
+            # The lock is released with the transaction, so a crash cannot leave it held.
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(VERSIONS_TABLE)
+            version = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                await conn.execute(script)
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+
+    # ----------------------------------------------------------------- open sessions
+
+    async def save_session(
+        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+    ) -> None:
+        """One round trip: asyncpg prepares the statement once per pooled connection and then only
+        binds and executes it, and the commit does not wait for the disk (``SERVER_SETTINGS``)."""
+        text = orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode()
+        await self._pool.execute(SAVE_SESSION, channel_id, guild_id, kind, text, now)
+
+    async def delete_session(self, guild_id: int, channel_id: int) -> None:
+        await self._pool.execute(
+            "DELETE FROM sessions WHERE guild_id = $1 AND channel_id = $2", guild_id, channel_id
+        )
+
+    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
+        if shards is None:
+            rows = await self._pool.fetch("SELECT state FROM sessions ORDER BY channel_id")
+        else:
+            rows = await self._pool.fetch(
+                "SELECT state FROM sessions WHERE ((guild_id >> 22) % $1) = ANY($2::bigint[]) "
+                "ORDER BY channel_id",
+                shards.count,
+                sorted(shards.ids),
+            )
+        return [orjson.loads(row[0]) for row in rows]
+
+    # ----------------------------------------------------------------- finished games
+
+    async def record_game(self, record: GameRecord) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit TO on")  # a result is never lost
+            # A second process recording the same key waits on the unique index until this commits,
+            # then inserts nothing.
+            game_id = await conn.fetchval(
+                INSERT_GAME,
+                record.game_key,
+                record.guild_id,
+                record.channel_id,
+                record.kind,
+                json.dumps(dict(record.options), sort_keys=True),
+                record.seed,
+                record.started_at,
+                record.ended_at,
+                record.outcome,
+            )
+            if game_id is None:
+                return False
+            await conn.executemany(
+                INSERT_PLAYER,
+                [
+                    (game_id, record.guild_id, p.user_id, p.seat, p.score, int(p.won), p.name)
+                    for p in record.players
+                ],
+            )
+            if record.log is not None:
+                await conn.execute(
+                    "INSERT INTO game_logs (game_id, guild_id, record) VALUES ($1, $2, $3)",
+                    game_id,
+                    record.guild_id,
+                    pack_log(record.log),
+                )
+            await self._rate(conn, record)
+        return True
+
+    @staticmethod
+    async def _rate(conn: asyncpg.Connection, record: GameRecord) -> None:
+        await conn.execute(STANDINGS_LOCK, record.guild_id)
+        found = await conn.fetch(
+            "SELECT season_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = $1 AND kind = $2 "
+            "AND season_id = ANY($3::bigint[]) AND user_id = ANY($4::bigint[])",
+            record.guild_id,
+            record.kind,
+            [RUNNING_SEASON, ALL_TIME],
+            sorted({p.user_id for p in record.players}),
+        )
+        rows = rating_rows(record, {(int(r[0]), int(r[1])): tuple(r)[2:] for r in found})
+        if rows:
+            await conn.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        kind: str,
+        *,
+        lower_score_wins: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+        sort: str = "wins",
+        season: int | None = None,
+    ) -> tuple[list[Standing], int]:
+        if sort == "rating":
+            return await self._rating_board(
+                guild_id, kind, ALL_TIME if season is None else season, offset, limit
+            )
+        order = "ASC" if lower_score_wins else "DESC"
+        ranking = f"SUM(p.won) DESC, SUM(p.score) {order}"
+        if sort == "score":
+            ranking = f"SUM(p.score) {order}, SUM(p.won) DESC"
+        args = (guild_id, kind, season, FORMER_MEMBER)
+        async with self._pool.acquire() as conn:
+            total = await conn.fetchval(
+                f"SELECT COUNT(DISTINCT p.user_id) {RANKED.replace('$5', '$3').replace('$6', '$4')}", *args
+            )
+            rows = await conn.fetch(
+                f"SELECT p.user_id, COUNT(*), SUM(p.won), SUM(p.score), {NEWEST_NAME.format(user='p.user_id')} "
+                f"{RANKED} GROUP BY p.user_id ORDER BY {ranking}, COUNT(*) DESC, p.user_id ASC LIMIT $3 OFFSET $4",
+                guild_id,
+                kind,
+                limit,
+                offset,
+                season,
+                FORMER_MEMBER,
+            )
+        return [Standing(int(u), int(n), int(w), int(s), name) for u, n, w, s, name in rows], int(total)
+
+    async def _rating_board(
+        self, guild_id: int, kind: str, season: int, offset: int, limit: int
+    ) -> tuple[list[Standing], int]:
+        base = "FROM ratings r WHERE r.guild_id = $1 AND r.kind = $2 AND r.season_id = $3 AND r.games >= $4"
+        async with self._pool.acquire() as conn:
+            total = await conn.fetchval(f"SELECT COUNT(*) {base}", guild_id, kind, season, MIN_RATED_GAMES)
+            rows = await conn.fetch(
+                f"SELECT r.user_id, r.games, r.wins, r.mu, r.sigma, {NEWEST_NAME.format(user='r.user_id')} "
+                f"{base} ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC, r.user_id ASC LIMIT $5 OFFSET $6",
+                guild_id,
+                kind,
+                season,
+                MIN_RATED_GAMES,
+                limit,
+                offset,
+            )
+        return [
+            Standing(int(u), int(n), int(w), 0, name, Rating(mu, sigma)) for u, n, w, mu, sigma, name in rows
+        ], int(total)
+
+    async def stats(
+        self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
+    ) -> list[KindStats]:
+        rows = await self._pool.fetch(
+            "SELECT g.kind, g.outcome, COUNT(*), SUM(p.won), SUM(p.score), MIN(p.score), MAX(p.score) "
+            "FROM game_players p JOIN games g ON g.id = p.game_id "
+            "WHERE g.guild_id = $1 AND p.guild_id = $1 AND p.user_id = $2 GROUP BY g.kind, g.outcome "
+            "ORDER BY g.kind",
+            guild_id,
+            user_id,
+        )
+        return fold_stats(rows, lower_score_wins)
+
+    async def game_count(self, guild_id: int, kind: str | None = None, *, season: int | None = None) -> int:
+        count = await self._pool.fetchval(
+            "SELECT COUNT(*) FROM games WHERE guild_id = $1 AND ($2::text IS NULL OR kind = $2) "
+            "AND ($3::bigint IS NULL OR season_id = $3)",
+            guild_id,
+            kind,
+            season,
+        )
+        return int(count)
+
+    async def recent_games(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 25
+    ) -> list[StoredGame]:
+        rows = await self._pool.fetch(
+            "SELECT g.game_key, g.kind, g.channel_id, g.ended_at, "
+            "ARRAY(SELECT p.name FROM game_players p WHERE p.game_id = g.id ORDER BY p.seat) "
+            "FROM games g JOIN game_logs l ON l.game_id = g.id WHERE g.guild_id = $1 AND l.guild_id = $1 "
+            "AND ($2::BIGINT IS NULL OR g.channel_id = $2) AND ($3::BIGINT IS NULL OR EXISTS "
+            "(SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.user_id = $3)) "
+            "ORDER BY g.ended_at DESC, g.id DESC LIMIT $4",
+            guild_id,
+            channel_id,
+            user_id,
+            limit,
+        )
+        return [StoredGame(key, kind, int(ch), int(end), list(names)) for key, kind, ch, end, names in rows]
+
+    async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
+        row = await self._pool.fetchrow(
+            "SELECT g.kind, g.channel_id, g.ended_at, l.record, "
+            "ARRAY(SELECT p.name FROM game_players p WHERE p.game_id = g.id ORDER BY p.seat) "
+            "FROM games g JOIN game_logs l ON l.game_id = g.id "
+            "WHERE g.guild_id = $1 AND l.guild_id = $1 AND g.game_key = $2",
+            guild_id,
+            game_key,
+        )
+        if row is None:
+            return None
+        kind, channel, ended, data, names = row
+        return StoredGame(game_key, kind, int(channel), int(ended), list(names), unpack_log(data))
+
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
+        rows = await self._pool.fetch(
+            "SELECT kind, season_id, mu, sigma, prev_mu, prev_sigma, games, wins FROM ratings "
+            "WHERE guild_id = $1 AND user_id = $2 AND season_id = ANY($3::bigint[]) "
+            "ORDER BY kind, season_id DESC",
+            guild_id,
+            user_id,
+            [RUNNING_SEASON, ALL_TIME],
+        )
+        return member_ratings(rows)
+
+    # ----------------------------------------------------------------- seasons
+
+    async def new_season(self, guild_id: int, name: str, now: int) -> Season | None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(STANDINGS_LOCK, guild_id)
+            season_id = await conn.fetchval(
+                "INSERT INTO seasons (guild_id, name, key, ended_at) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (guild_id, key) DO NOTHING RETURNING id",
+                guild_id,
+                name.strip(),
+                season_key(name),
+                now,
+            )
+            if season_id is None:
+                return None
+            for table in ("games", "ratings"):
+                await conn.execute(
+                    f"UPDATE {table} SET season_id = $1 WHERE guild_id = $2 AND season_id = $3",
+                    season_id,
+                    guild_id,
+                    RUNNING_SEASON,
+                )
+        return Season(int(season_id), name.strip(), now)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        rows = await self._pool.fetch(
+            "SELECT id, name, ended_at FROM seasons WHERE guild_id = $1 ORDER BY ended_at DESC, id DESC",
+            guild_id,
+        )
+        return [Season(int(i), n, int(e)) for i, n, e in rows]
+
+    # ----------------------------------------------------------------- members' data
+
+    async def forget_member(self, user_id: int) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            seats = await conn.execute(
+                "UPDATE game_players SET user_id = $1, name = NULL WHERE user_id = $2", FORMER_MEMBER, user_id
+            )
+            ratings = await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
+        return _rows(seats) + _rows(ratings)
+
+    async def reset_standings(self, guild_id: int) -> int:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(STANDINGS_LOCK, guild_id)
+            games = await conn.fetchval("SELECT COUNT(*) FROM games WHERE guild_id = $1", guild_id)
+            for table in STANDINGS_TABLES:
+                await conn.execute(f"DELETE FROM {table} WHERE guild_id = $1", guild_id)
+        return int(games)
+
+
+def _rows(status: str) -> int:
+    """The row count of a command status such as ``UPDATE 3``."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a pooled connection needs between uses: nothing. This module leaves no session state
+    behind (its one lock and its one SET last a transaction), and asyncpg's default reset query
+    (RESET ALL, UNLISTEN *, …) would cost a second round trip on every save."""

@@ -1,0 +1,218 @@
+"""Seasons and members' data: /season new, /season list, /standings reset, /privacy, /forget-me.
+
+Each command that removes or archives something asks first, privately, with a Confirm button.
+The buttons are ``DynamicItem`` s, so a confirmation still works after a restart; the
+``custom_id`` names only the action, the member who asked and (for a season) the name they typed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.board import GAME_COLOUR
+from bot.clock import now_ms
+from bot.components import make_view
+from bot.gamecog import reply_private
+from bot.ratings import MIN_RATED_GAMES
+from bot.words import plural
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+SEASON_NAME_MAX = 40  # with the prefix and a 20-digit user id, well inside a custom_id's 100
+
+PRIVACY_TEXT = f"""\
+**What this bot keeps**, in its database, per server:
+• **Finished games**: the server, channel, game, options, random seed, start and end times, and \
+whether it was finished or abandoned; for each seat your Discord user id, your display name at \
+the time, your score and whether you won.
+• **Ratings**: per server, game and season (and all time), your skill rating (two numbers, μ \
+and σ), the same before your last game, and your rated games and wins.
+• **Seasons**: their names and when they were archived.
+• **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
+seat number only: no user id or name. They go with their game when this server's standings are \
+reset.
+• **Games in progress**: the lobby or game as it stands (players' ids and names, cards, options), \
+so it survives a restart. It is deleted when the game ends, and the finished game is kept as above.
+It keeps no message you write. (Monster Masks' emoji mode reads a Mime's messages to remove \
+text ones; nothing of them is stored.)
+
+**Your choices**
+`/forget-me` removes your results, ratings and stats from **every** server: your ratings are \
+deleted and your seat in finished games becomes "a former member", with no id or name, so \
+others' games stay whole. It applies to finished games: a game you are playing when you ask is \
+recorded when it ends, so ask again after it.
+A member with **Manage Server** can `/standings reset` this server: every finished game, rating \
+and season here is deleted.
+Ratings rank members after {MIN_RATED_GAMES} rated games; games with computer players do not \
+change them.
+"""
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+class ConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cf:(?P<what>season|reset|forget|cancel):(?P<user>\d+)(?::(?P<arg>.+))?",
+):
+    LABELS = {
+        "season": "Archive the season",
+        "reset": "Delete this server's standings",
+        "forget": "Forget me",
+    }
+
+    def __init__(self, what: str, user_id: int, arg: str = "") -> None:
+        style = discord.ButtonStyle.secondary if what == "cancel" else discord.ButtonStyle.danger
+        custom_id = f"cf:{what}:{user_id}" + (f":{arg}" if arg else "")
+        super().__init__(
+            discord.ui.Button(label=self.LABELS.get(what, "Cancel"), style=style, custom_id=custom_id)
+        )
+        self.what, self.user_id, self.arg = what, user_id, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmButton:
+        return cls(match["what"], int(match["user"]), match["arg"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        if interaction.user.id != self.user_id:
+            return await reply_private(interaction, "This question was not asked of you.")
+        if self.what == "cancel":
+            return await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+        if self.what == "forget":
+            changed = await bot.storage.forget_member(self.user_id)
+            text = (
+                "Done: your results, ratings and stats are gone from every server "
+                f"({plural(changed, 'record')} removed or made anonymous)."
+            )
+            return await interaction.response.edit_message(content=text, view=None)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return await reply_private(interaction, "This works in a server only.")
+        if not _can_manage(interaction):
+            return await reply_private(interaction, "Only a member with Manage Server can do this.")
+        if self.what == "reset":
+            games = await bot.storage.reset_standings(guild_id)
+            await interaction.response.edit_message(
+                content=f"Done: {plural(games, 'finished game')} and every rating and season deleted.",
+                view=None,
+            )
+            await interaction.followup.send(
+                f"{interaction.user.mention} reset this server's standings: every leaderboard starts empty.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        season = await bot.storage.new_season(guild_id, self.arg, now_ms())
+        if season is None:
+            return await interaction.response.edit_message(
+                content=f"There is already a season called **{discord.utils.escape_markdown(self.arg)}**: "
+                "nothing changed.",
+                view=None,
+            )
+        name = discord.utils.escape_markdown(season.name)
+        await interaction.response.edit_message(content=f"Season **{name}** archived.", view=None)
+        await interaction.followup.send(
+            f"Season **{name}** is over and archived (`/leaderboard season:{season.name}`): "
+            "everyone starts fresh.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def _ask(what: str, user_id: int, arg: str = "") -> discord.ui.View:
+    return make_view([ConfirmButton(what, user_id, arg), ConfirmButton("cancel", user_id)])
+
+
+class StandingsCog(commands.Cog):
+    season = app_commands.Group(
+        name="season", description="Seasons of this server's standings.", guild_only=True
+    )
+    standings = app_commands.Group(
+        name="standings",
+        description="This server's standings.",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @season.command(
+        name="new", description="Archive the running standings under a name; everyone starts fresh."
+    )
+    @app_commands.describe(name="The finished season's name, e.g. Spring 2026")
+    async def season_new(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, SEASON_NAME_MAX]
+    ) -> None:
+        assert interaction.guild_id is not None
+        if not _can_manage(interaction):
+            return await reply_private(
+                interaction, "Only a member with Manage Server can start a new season."
+            )
+        name = " ".join(name.split())
+        if not name:
+            return await reply_private(interaction, "A season needs a name.")
+        taken = {s.name.casefold() for s in await self.bot.storage.seasons(interaction.guild_id)}
+        if name.casefold() in taken:
+            return await reply_private(interaction, "There is already a season of that name here.")
+        if await self.bot.storage.game_count(interaction.guild_id, season=0) == 0:
+            return await reply_private(
+                interaction, "No game has been recorded this season: nothing to archive."
+            )
+        await reply_private(
+            interaction,
+            f"Archive this season's standings as **{discord.utils.escape_markdown(name)}** and start "
+            "every leaderboard afresh? All-time standings stay.",
+            view=_ask("season", interaction.user.id, name),
+        )
+
+    @season.command(name="list", description="This server's archived seasons.")
+    async def season_list(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        seasons = await self.bot.storage.seasons(interaction.guild_id)
+        if not seasons:
+            return await reply_private(interaction, "No season has been archived here yet.")
+        lines = [
+            f"**{discord.utils.escape_markdown(s.name)}** — ended <t:{s.ended_at // 1000}:D>" for s in seasons
+        ]
+        await reply_private(interaction, "\n".join(lines))
+
+    @standings.command(
+        name="reset", description="Delete every finished game, rating and season of this server."
+    )
+    async def standings_reset(self, interaction: discord.Interaction) -> None:
+        if not _can_manage(interaction):
+            return await reply_private(
+                interaction, "Only a member with Manage Server can reset the standings."
+            )
+        await reply_private(
+            interaction,
+            "Delete **every** finished game, rating and season of this server? This cannot be undone. "
+            "Games in progress are not affected.",
+            view=_ask("reset", interaction.user.id),
+        )
+
+    @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
+    async def privacy(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Your data", description=PRIVACY_TEXT, colour=GAME_COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="forget-me", description="Remove your results, ratings and stats from every server."
+    )
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await reply_private(
+            interaction,
+            "Remove your results, ratings and stats from **every** server? Your seats in others' "
+            'finished games will show "a former member". This cannot be undone. A game you are '
+            "playing now is recorded when it ends.",
+            view=_ask("forget", interaction.user.id),
+        )

@@ -1,0 +1,214 @@
+"""Ratings, seasons and members' data end to end through SimCord: games finished on the board
+rate their players, /leaderboard and /stats show it, a season is archived with a confirmation,
+and /forget-me and /standings reset remove what they say."""
+
+from __future__ import annotations
+
+import discord
+from conftest import build_world
+
+from bot.ratings import MIN_RATED_GAMES, NEW, update
+from bot.storage import FORMER_MEMBER, RUNNING_SEASON
+
+
+async def play(world, winner, loser):
+    """One finished Tap game (target 1): ``winner`` hosts and taps first, so wins alone."""
+    await winner.slash(world.channel, "tap new", target=1)
+    await loser.click(world.board(), label="Join")
+    await winner.click(world.board(), label="Start")
+    await winner.click(world.board(), label="Tap")
+
+
+def admin(world):
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
+
+
+async def test_finished_games_rank_members_by_rating_after_enough_games(world):
+    alice, bob, carol = world.members[:3]
+    early = await alice.slash(world.channel, "leaderboard", game="tap")
+    assert (
+        early.response.embeds[0].description == f"Nobody has played {MIN_RATED_GAMES} rated games here yet."
+    )
+    for _ in range(MIN_RATED_GAMES):
+        await play(world, alice, bob)
+    await play(world, carol, bob)  # carol has one game: not ranked yet
+    shown = await carol.slash(world.channel, "leaderboard", game="tap")
+    embed = shown.response.embeds[0]
+    lines = embed.description.splitlines()
+    ratings = {
+        r.user_id: r
+        for r in (await world.env.bot.storage.leaderboard(world.guild.id, "tap", sort="rating"))[0]
+    }
+    assert lines == [
+        f"**1.** alice (<@{alice.id}>) — rating **{ratings[alice.id].rating.shown}** · 3 wins in 3 games",
+        f"**2.** bob (<@{bob.id}>) — rating **{ratings[bob.id].rating.shown}** · 0 wins in 4 games",
+    ]
+    assert f"ranked after {MIN_RATED_GAMES} rated games" in embed.footer.text
+
+
+async def test_stats_show_the_rating_and_its_change_in_the_last_game(world):
+    alice, bob = world.members[:2]
+    await play(world, alice, bob)
+    winner, loser = update([NEW, NEW], [1, 2])
+    mine = (await alice.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    assert (
+        f"Rating: **{winner.shown}** (+{winner.shown} in the last game; 1 rated game, ranked after 3)" in mine
+    )
+    theirs = (await alice.slash(world.channel, "stats", member=bob)).response.embeds[0].fields[0].value
+    assert f"Rating: **{loser.shown}** ({loser.shown} in the last game" in theirs
+    assert loser.shown < 0
+
+
+async def test_an_abandoned_game_changes_no_rating(world):
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "tap new", target=3)
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    await alice.click(world.board(), label="Tap")
+    await alice.slash(world.channel, "end")
+    assert await world.env.bot.storage.ratings_of(world.guild.id, alice.id) == []
+
+
+async def test_sort_by_score_and_wins(world, simcord_env):
+    from bot.storage import GameRecord, PlayerRecord
+
+    seats = [PlayerRecord(1, 0, 9, False, "many"), PlayerRecord(2, 1, 1, True, "won")]
+    await simcord_env.bot.storage.record_game(
+        GameRecord("s", world.guild.id, 5, "tap", {}, 1, 0, 1, "finished", seats)
+    )
+    by_score = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="score")
+    assert by_score.response.embeds[0].description.startswith("**1.** many")
+    assert "ranked by taps (more is better), then wins" in by_score.response.embeds[0].footer.text
+    by_wins = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
+    assert by_wins.response.embeds[0].description.startswith("**1.** won")
+
+
+async def test_a_new_season_needs_manage_server_and_a_confirmation_then_archives_the_standings(
+    world, restart_bot
+):
+    alice, bob = world.members[:2]
+    boss = admin(world)
+    for _ in range(MIN_RATED_GAMES):
+        await play(world, alice, bob)
+    refused = await world.mod.slash(world.channel, "season new", name="Spring")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    asked = await boss.slash(world.channel, "season new", name="Spring")
+    assert asked.ephemeral and "Archive this season's standings as **Spring**" in asked.response.content
+    assert await world.env.bot.storage.seasons(world.guild.id) == []  # nothing until confirmed
+    # The confirmation still works after a restart.
+    await restart_bot()
+    done = await boss.click(asked.response, label="Archive the season")
+    assert "Season **Spring** archived." in done.response.content
+    assert "Season **Spring** is over" in world.board().content  # said in the channel
+    fresh = await bob.slash(world.channel, "leaderboard", game="tap")
+    assert fresh.response.embeds[0].title == "Tap — leaderboard · this season"
+    assert fresh.response.embeds[0].description.startswith("Nobody has played")
+    archived = await bob.slash(world.channel, "leaderboard", game="tap", season="spring")
+    assert archived.response.embeds[0].title == "Tap — leaderboard · season Spring"
+    assert archived.response.embeds[0].description.startswith(f"**1.** alice (<@{alice.id}>) — rating")
+    all_time = await bob.slash(world.channel, "leaderboard", game="tap", sort="wins", season="all time")
+    assert "3 wins" in all_time.response.embeds[0].description
+    unknown = await bob.slash(world.channel, "leaderboard", game="tap", season="Winter")
+    assert unknown.ephemeral and "**Spring** or **all time**" in unknown.response.content
+    again = await boss.slash(world.channel, "season new", name="SPRING")
+    assert again.ephemeral and "already a season" in again.response.content
+    listed = await bob.slash(world.channel, "season list")
+    assert listed.response.content.startswith("**Spring** — ended <t:")
+
+
+async def test_a_season_with_no_games_is_refused_and_cancel_changes_nothing(world):
+    boss = admin(world)
+    empty = await boss.slash(world.channel, "season new", name="Spring")
+    assert empty.ephemeral and "nothing to archive" in empty.response.content
+    await play(world, *world.members[:2])
+    asked = await boss.slash(world.channel, "season new", name="Spring")
+    cancelled = await boss.click(asked.response, label="Cancel")
+    assert cancelled.response.content == "Cancelled: nothing changed."
+    assert await world.env.bot.storage.seasons(world.guild.id) == []
+
+
+async def test_forget_me_removes_exactly_one_member_from_every_server_after_confirming(world, simcord_env):
+    alice, bob, carol = world.members[:3]
+    other = build_world(simcord_env, names=("x", "y"), guild_name="Rivals")
+    bob_there = other.guild.add_member(bob)
+    await play(world, alice, bob)
+    await play(world, carol, alice)
+    await play(other, bob_there, other.members[0])
+    storage = simcord_env.bot.storage
+    before = {m.id: await storage.ratings_of(world.guild.id, m.id) for m in (alice, carol)}
+    asked = await bob.slash(world.channel, "forget-me")
+    assert asked.ephemeral and "every" in asked.response.content
+    done = await bob.click(asked.response, label="Forget me")
+    assert done.response.content.startswith("Done: your results, ratings and stats are gone")
+    for guild in (world.guild, other.guild):
+        assert await storage.ratings_of(guild.id, bob.id) == []
+        assert await storage.stats(guild.id, bob.id) == []
+    assert {m.id: await storage.ratings_of(world.guild.id, m.id) for m in (alice, carol)} == before
+    board = await alice.slash(world.channel, "leaderboard", game="tap", sort="wins")
+    text = board.response.embeds[0].description
+    assert "bob" not in text and str(bob.id) not in text and "alice" in text and "carol" in text
+    stats = await alice.slash(world.channel, "stats", member=bob)
+    assert stats.response.embeds[0].description == "No games played in this server yet."
+    # bob's seat in alice's game is still there, as a former member.
+    rows, _ = await storage.leaderboard(world.guild.id, "tap", sort="wins")
+    assert FORMER_MEMBER not in [r.user_id for r in rows]
+    assert await storage.game_count(world.guild.id) == 2
+
+
+async def test_a_standings_reset_needs_manage_server_and_clears_this_server_only(world, simcord_env):
+    alice, bob = world.members[:2]
+    boss = admin(world)
+    other = build_world(simcord_env, names=("x", "y"), guild_name="Rivals")
+    await play(world, alice, bob)
+    await play(other, *other.members[:2])
+    # Discord hides the command from members without Manage Server, but a server can allow it to
+    # anyone: the bot checks the permission itself.
+    command = simcord_env.backend.find_command("standings", None)
+    world.guild.set_command_permissions(int(command["id"]), {alice: True})
+    refused = await alice.slash(world.channel, "standings reset")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    asked = await boss.slash(world.channel, "standings reset")
+    done = await boss.click(asked.response, label="Delete this server's standings")
+    assert done.response.content.startswith("Done: 1 finished game")
+    storage = simcord_env.bot.storage
+    assert await storage.game_count(world.guild.id) == 0
+    assert await storage.ratings_of(world.guild.id, alice.id) == []
+    assert await storage.game_count(other.guild.id, season=RUNNING_SEASON) == 1
+
+
+async def test_privacy_says_what_is_kept_and_how_to_remove_it(world):
+    shown = await world.members[0].slash(world.channel, "privacy")
+    text = shown.response.embeds[0].description
+    assert shown.ephemeral
+    for words in (
+        "user id",
+        "display name",
+        "Ratings",
+        "/forget-me",
+        "a former member",
+        "/standings reset",
+        "in progress",
+        "Game records",
+    ):
+        assert words in text
+
+
+async def test_a_leaderboard_button_from_before_sorts_still_pages_by_wins(world, simcord_env):
+    from bot.storage import GameRecord, PlayerRecord
+
+    players = [PlayerRecord(user_id=1000 + i, seat=i, score=i, won=i == 12) for i in range(13)]
+    await simcord_env.bot.storage.record_game(
+        GameRecord("k", world.guild.id, 5, "tap", {}, 1, 0, 1, "finished", players)
+    )
+    await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
+    assert world.board().components[0].children[1].custom_id == "lb:tap:w:0:1:next"
+    # A board as the previous version posted it: lb:<kind>:<page>:<dir>.
+    channel = simcord_env.bot.get_channel(world.channel.id)
+    old = discord.ui.View()
+    old.add_item(discord.ui.Button(label="Next ▶", custom_id="lb:tap:1:next"))
+    await channel.send("old board", view=old)
+    await world.members[1].click(world.board(), label="Next ▶")
+    page = world.board().embeds[0]
+    assert "Page 2/2" in page.footer.text and "ranked by wins" in page.footer.text
+    assert page.title == "Tap — leaderboard · all time"
