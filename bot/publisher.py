@@ -5,7 +5,7 @@ editing the board inside the answer itself (interaction callback type 7: exempt 
 limits, and the fast path). Anything else (a timer closing a race, a press on a private panel, a
 refused press redrawing a stale board, a game ended by `/end`) is a REST edit of the message, and
 Discord allows about 5 of those per channel per 5 s. So REST edits wait in the channel's
-publisher: at most one is in flight, at most ``EDITS`` go out per ``WINDOW_MS``, and a board
+publisher: at most one is in flight, at most ``EDITS`` go out per ``WINDOW_S``, and a board
 queued while another waits replaces it (the latest board wins). A burst of race settles then
 costs a few edits instead of one each, and the board may lag a moment but ends right. A press
 answered meanwhile shows the latest board in its own answer, and the waiting edit is dropped.
@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.board import Board
-from bot.clock import now_ms
 from bot.components import bind
 from bot.sessions import PLAYING, Session
 
@@ -39,13 +38,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EDITS = 5  # REST edits of one channel's messages...
-WINDOW_MS = 5_000  # ...in any such span: Discord's per-channel limit
+WINDOW_S = 5.0  # ...in any such span: Discord's per-channel limit
 EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
 UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 
 # What a board message shows when this process has not drawn it (a board restored after a
 # restart): unequal to every picture key, None included, so the next edit states its picture.
 UNKNOWN_PICTURE = object()
+
+
+def discord_now() -> float:
+    """Seconds on Discord's clock (SimCord's virtual clock drives it in tests)."""
+    return discord.utils.utcnow().timestamp()
 
 
 def picture_key(board: Board) -> Any:
@@ -75,7 +79,7 @@ class Publisher:
         publishers: Publishers,
         session: Session,
         save: Callable[[Session], Awaitable[None]],
-        recent: collections.deque[int],
+        recent: collections.deque[float],
     ) -> None:
         self._publishers = publishers
         self.session = session
@@ -85,7 +89,7 @@ class Publisher:
         # (message id, picture key) as of the last request sent: what an edit may leave out.
         self._sent: tuple[int | None, Any] | None = None
         self.waiting: Board | None = None  # the board the next REST edit sends
-        self.recent = recent  # when this channel's latest REST edits went out (ms)
+        self.recent = recent  # when this channel's latest REST edits were answered (seconds)
         self._task: asyncio.Task[None] | None = None
         self._in_flight = False
         self._answered_in_flight = False
@@ -186,18 +190,18 @@ class Publisher:
 
     # ------------------------------------------------------------------ REST edits, one at a time
 
-    def _wait_ms(self) -> int:
-        """How long until the channel may take another REST edit."""
+    def _wait(self) -> float:
+        """Seconds until the channel may take another REST edit."""
         if len(self.recent) < EDITS:
-            return 0
-        return max(0, self.recent[0] + WINDOW_MS - now_ms())
+            return 0.0
+        return max(0.0, self.recent[0] + WINDOW_S - discord_now())
 
     async def _flush(self) -> None:
         try:
             while self.waiting is not None:
-                wait = self._wait_ms()
+                wait = self._wait()
                 if wait > 0:
-                    await asyncio.sleep(wait / 1000)
+                    await asyncio.sleep(wait)
                     continue  # a press may have shown the board meanwhile
                 board, self.waiting = self.waiting, None
                 await self._edit(board)
@@ -217,23 +221,30 @@ class Publisher:
         if self.shown is None or self.shown[1] is not board:
             return  # a press's answer showed a newer board while the picture was drawn
         self._sending(board)
-        self.recent.append(now_ms())
         self._in_flight, self._answered_in_flight = True, False
         try:
             await self._publishers.channel(session).get_partial_message(message_id).edit(**kwargs)
-            release(kwargs)
-        except discord.NotFound:
-            return await self._post_again(message_id)
         except discord.HTTPException as error:
-            if error.code == EDIT_TOO_OLD:
+            refused: discord.HTTPException | None = error
+        else:
+            refused = None
+            release(kwargs)
+        finally:
+            self._in_flight = False
+            # Counted from its answer: the edit reached Discord before that, however long the
+            # way there took, so the sixth is never inside the first's 5 s.
+            self.recent.append(discord_now())
+        if refused is not None:
+            if isinstance(refused, discord.NotFound) or refused.code == EDIT_TOO_OLD:
                 return await self._post_again(message_id)
             # No right to edit here any more, say: the next board is drawn in full.
             self._sent = None
             if self.waiting is None:
                 self.shown = None
-            log.warning("board of channel %s not edited: %s/%s", session.channel_id, error.status, error.code)
-        finally:
-            self._in_flight = False
+            log.warning(
+                "board of channel %s not edited: %s/%s", session.channel_id, refused.status, refused.code
+            )
+            return
         if self._answered_in_flight and self.waiting is None and self.shown is not None:
             self.waiting = self.shown[1]
 
@@ -260,12 +271,12 @@ class Publisher:
             await self._save(session)
         if old is not None:
             moved = discord.Embed(description=f"The board moved: {message.jump_url}")
-            self.recent.append(now_ms())
             # Deleted or too old to edit: either way it no longer shows the game.
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
                     embed=moved, view=None, attachments=[], content=None
                 )
+            self.recent.append(discord_now())
         return message
 
     def _drop_if_done(self) -> None:
