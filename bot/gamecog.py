@@ -25,6 +25,7 @@ from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.ratings import places
+from bot.rematch import invitation, with_play_again
 from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 from bot.storage import GameRecord, PlayerRecord
@@ -147,7 +148,10 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ lobby
 
-    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    async def open_lobby(
+        self, interaction: discord.Interaction, options: dict[str, Any], *, invited: list[int] | None = None
+    ) -> None:
+        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_private(interaction, "Games are played in a server channel, not in DMs.")
             return
@@ -165,6 +169,7 @@ class GameCog(commands.GroupCog):
             players=[interaction.user.id],
             names={interaction.user.id: interaction.user.display_name},
             lobby_deadline=now + LOBBY_IDLE_MS,
+            invited=list(invited or ()),
         )
         try:
             self.bot.sessions.add(session)
@@ -188,7 +193,7 @@ class GameCog(commands.GroupCog):
 
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
-        return lobby_board(
+        board = lobby_board(
             title=self.title,
             channel_id=session.channel_id,
             host_name=session.names.get(session.host_id, "the host"),
@@ -198,6 +203,8 @@ class GameCog(commands.GroupCog):
             options_text=self.options_text(session.options),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
         )
+        board.content = invitation(session)
+        return board
 
     async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
         user = interaction.user
@@ -549,7 +556,8 @@ class GameCog(commands.GroupCog):
         result = session.engine.result()
         await self._record(session, "finished", result)
         await self._forget(session)
-        await self._publish(session, self.render_final(session, result), interaction)
+        final = with_play_again(self.render_final(session, result), session.game_key)
+        await self._publish(session, final, interaction)
 
     async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> None:
         """End a lobby or a running game early; a game is recorded as abandoned."""

@@ -41,6 +41,8 @@ class Session:
     # Secret until the game ends: with the seed it makes the shuffle commitment (bot.engine.replay).
     # Empty for a session saved before commitments existed: its boards show none.
     salt: str = ""
+    # A rematch's lobby asks the finished game's players to join (bot/rematch.py): their ids.
+    invited: list[int] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
@@ -91,6 +93,7 @@ class Session:
             "engine": self.engine.to_json() if self.engine is not None else None,
             "extra": self.extra,
             "salt": self.salt,
+            "invited": self.invited,
         }
 
     @classmethod
@@ -114,6 +117,7 @@ class Session:
             engine=engine_cls.from_json(engine_state) if engine_state is not None else None,
             extra=dict(data.get("extra") or {}),
             salt=str(data.get("salt", "")),
+            invited=[int(user) for user in data.get("invited", ())],
         )
 
 

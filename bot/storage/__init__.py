@@ -80,6 +80,15 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class PastGame:
+    """What a rematch needs of a recorded game: its game, options and seated members."""
+
+    kind: str
+    options: Mapping[str, Any]
+    user_ids: Sequence[int]  # by seat; FORMER_MEMBER for a forgotten member or a computer seat
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """A recorded game that kept its record, as /replay lists and shows it."""
 
@@ -266,6 +275,10 @@ class Storage(ABC):
     @abstractmethod
     async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
         """One finished game of this server with its record, or None."""
+
+    @abstractmethod
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        """One recorded game of this server (finished or abandoned) with its seats, or None."""
 
 
 def season_key(name: str) -> str:
