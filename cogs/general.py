@@ -175,7 +175,8 @@ HELP_TEXT = """\
 {new_commands}
 A lobby appears: players press **Join**, the host presses **Start**. The final board's \
 **Play again** opens a new lobby with the same game and options, hosted by whoever pressed it, \
-and asks the last game's players to join.
+and asks the last game's players to join. In a lobby the host can **Add computer** (🤖, \
+never ranked; their games change no rating) to fill empty seats, even all but their own.
 
 **During a game**
 `/board` — post the board again at the bottom of the channel

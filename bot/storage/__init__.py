@@ -78,6 +78,13 @@ class GameRecord:
     # A finished game's record (bot.replays): stored with it, compressed, for /replay and verify.
     log: Mapping[str, Any] | None = None
 
+    @property
+    def had_computers(self) -> bool:
+        """Whether a computer player sat in the game: then it rates nobody unless the server
+        allows it (``bot.ratings.counts``), and the computers' seats are stored under
+        ``FORMER_MEMBER``, which no leaderboard ranks."""
+        return any(p.computer for p in self.players)
+
 
 @dataclass(frozen=True)
 class PastGame:
