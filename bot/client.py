@@ -69,16 +69,18 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from cogs.general import GeneralCog, LeaderboardButton
+        from cogs.replay import ReplayButton, ReplayCog
         from cogs.standings import ConfirmButton, StandingsCog
 
         self.storage = await Storage.open(self.config.database)
-        self.add_dynamic_items(LeaderboardButton, ConfirmButton, PlayAgainButton)
+        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton, PlayAgainButton)
         for cls in self._game_cog_classes:
             cog = cls(self)
             await self.add_cog(cog)
             self.game_cogs[cog.kind] = cog
         await self.add_cog(GeneralCog(self))
         await self.add_cog(StandingsCog(self))
+        await self.add_cog(ReplayCog(self))
         restored = 0
         shards = self.config.shards()
         for data in await self.storage.load_sessions(shards):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 import webbrowser
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -20,29 +19,11 @@ import discord
 
 from bot.client import create_bot
 from bot.config import Config
+from bot.livepage import LivePage, RealTimeClock, follow, supervised
 
 log = logging.getLogger(__name__)
 
 MEMBERS = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi")
-REFRESH_SECONDS = 0.5
-
-
-async def keep_real_time(env, preview) -> None:
-    """Move SimCord's virtual clock with the wall clock and republish the page.
-
-    SimCord's clock only moves when told to; the playground's turn timers, grace periods and
-    race windows must run in real time, and interaction timestamps must follow it too.
-    """
-    from simcord.backend.errors import SetupError
-
-    last = time.monotonic()
-    while True:
-        await asyncio.sleep(REFRESH_SECONDS)
-        now = time.monotonic()
-        env.backend.advance_clock(now - last)  # timers themselves already fire on real time
-        last = now
-        with contextlib.suppress(SetupError):  # a click is being handled: refresh next time
-            await preview.refresh()
 
 
 async def run_playground(
@@ -80,13 +61,19 @@ async def run_playground(
             if open_browser:
                 with contextlib.suppress(Exception):
                     webbrowser.open(preview.url)
-            clock = asyncio.create_task(keep_real_time(env, preview))
+            # Timers, grace periods, race windows and interaction timestamps run in real time,
+            # and the page shows what the bot changes without anyone pressing Refresh.
+            live = LivePage(env, preview)
+            clock = RealTimeClock(env)
+            follower = asyncio.create_task(supervised("follow the bot", lambda: follow(live, clock)))
             try:
                 if ready is not None:
-                    await ready(env=env, channel=channel, members=members, preview=preview)
+                    await ready(
+                        env=env, channel=channel, members=members, preview=preview, bot=bot, live=live
+                    )
                 else:
                     await asyncio.Event().wait()
             finally:
-                clock.cancel()
+                follower.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await clock
+                    await follower

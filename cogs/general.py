@@ -193,6 +193,8 @@ or all time
 `/season new name:` — archive this season's standings, everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
 `/rules game:` — how a game is played here
+`/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
+channel, or one of your recent games)
 
 **Your data**
 `/privacy` — what the bot keeps · `/forget-me` — remove your results everywhere

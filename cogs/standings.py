@@ -34,6 +34,9 @@ the time, your score and whether you won.
 • **Ratings**: per server, game and season (and all time), your skill rating (two numbers, μ \
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
+• **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
+seat number only: no user id or name. They go with their game when this server's standings are \
+reset.
 • **Games in progress**: the lobby or game as it stands (players' ids and names, cards, options), \
 so it survives a restart. It is deleted when the game ends, and the finished game is kept as above.
 It keeps no message you write. (Monster Masks' emoji mode reads a Mime's messages to remove \

@@ -68,11 +68,10 @@ def test_the_module_run_as_a_program_exits_0_on_help():
 
 
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
-async def test_the_playground_serves_the_channel_and_keeps_real_time(tmp_path, monkeypatch):
-    monkeypatch.setattr("bot.playground.REFRESH_SECONDS", 0.05)
+async def test_the_playground_serves_the_channel_and_keeps_real_time(tmp_path):
     seen = {}
 
-    async def ready(env, channel, members, preview):
+    async def ready(env, channel, members, preview, **more):
         body = await asyncio.to_thread(lambda: urllib.request.urlopen(preview.url.split("#")[0]).status)
         seen["status"] = body
         seen["commands"] = members[0].available_commands(channel)

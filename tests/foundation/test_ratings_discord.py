@@ -189,6 +189,7 @@ async def test_privacy_says_what_is_kept_and_how_to_remove_it(world):
         "a former member",
         "/standings reset",
         "in progress",
+        "Game records",
     ):
         assert words in text
 

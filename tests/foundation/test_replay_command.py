@@ -1,0 +1,194 @@
+"""/replay through SimCord: a finished game of each title, step by step in a private message, the
+board at each step as the engine stood then, what it hid face up, the shuffle's verdict, buttons
+that still work after a restart, and polite refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import build_world
+from test_verify_replay import RECORDS, swap_two_cards
+
+from bot.games.kabuki.board import mask
+from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
+from bot.games.masks.faces import monster_name
+from bot.replay_board import FACE_UP_TITLE, public_board
+from bot.replays import TITLES, steps
+from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
+from cogs.kabuki import KabukiCog
+from cogs.kingdom import KingdomCog
+from cogs.masks import MasksCog
+
+GAMES = [KabukiCog, MasksCog, KingdomCog]
+ENDED_MS = 1_700_000_000_000  # 2023-11-14 22:13 UTC
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(GAMES)
+
+
+def record_of(kind: str) -> dict:
+    return json.loads(json.dumps(RECORDS[kind]()))
+
+
+async def keep(world, rec, key, *, channel=None, seated=None, ended=ENDED_MS):
+    """Store ``rec`` as a finished game of the world's members (``seated``: their names, None for
+    a forgotten member's seat) in ``channel``."""
+    channel = channel or world.channel
+    members = world.members[: rec["players"]]
+    names = seated or [m.name for m in members]
+    seats = [
+        PlayerRecord(m.id if names[s] else FORMER_MEMBER, s, 0, False, names[s])
+        for s, m in enumerate(members)
+    ]
+    record = GameRecord(
+        key,
+        world.guild.id,
+        channel.id,
+        rec["game"],
+        rec["options"],
+        rec["seed"],
+        0,
+        ended,
+        "finished",
+        seats,
+        rec,
+    )
+    assert await world.env.bot.storage.record_game(record)
+    return names
+
+
+def engine_at(rec, names, step):
+    for number, (text, engine) in enumerate(steps(rec, names), 1):
+        if number == step:
+            return text, engine
+    raise AssertionError(f"no step {step}")
+
+
+def secrets_of(kind, engine, names):
+    """What only the face-up part may show at this step, in the cards' own names."""
+    if kind == "kabuki":
+        return [mask(card) for stack in engine.stacks for card in stack]
+    if kind == "masks":
+        turn = engine.history[-1] if engine.history else None
+        return [f"Turn {turn['turn']}'s card: **{monster_name(turn['card'])}**"] if turn else []
+    return [
+        f"{names[s]}: **{KINGDOM_CARDS[card >> 1]}**"
+        for s, card in enumerate(engine.hands)
+        if card is not None
+    ]
+
+
+def assert_page(shown, rec, names, step, count):
+    """The private page shows step ``step``: what it did, the public board as the engine stood
+    just after it, and the board's secrets face up."""
+    text, engine = engine_at(rec, names, step)
+    message = shown.response
+    assert f"Step **{step} / {count}**: {text}" in message.content
+    board, face_up = message.embeds
+    expected = public_board(rec["game"], engine, names, "k1").embed
+    assert board.to_dict() == expected.to_dict()
+    assert face_up.title == FACE_UP_TITLE
+    for secret in secrets_of(rec["game"], engine, names):
+        assert secret in face_up.description
+    return engine
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world, restart_bot, kind):
+    rec = record_of(kind)
+    names = await keep(world, rec, "k1")
+    count = sum(1 for _ in steps(rec, names))
+    alice = world.members[0]
+    shown = await alice.slash(world.channel, "replay")
+    assert shown.ephemeral
+    assert (
+        f"**Replay: {TITLES[kind]}**" in shown.response.content
+        and f"<#{world.channel.id}>" in shown.response.content
+    )
+    assert "✅ Shuffle verified:" in shown.response.content
+    assert f"SHA-256 of {rec['salt']}:{rec['seed']}" in shown.response.content
+    assert_page(shown, rec, names, 1, count)
+    message = shown.response
+    assert [c["label"] for row in message.components for c in row["components"]] == [
+        "⏮",
+        "◀",
+        "▶",
+        "⏭",
+        "−10",
+        "+10",
+    ]
+    # Every press edits the same private message in place.
+    for label, step in [("▶", 2), ("+10", 12), ("◀", 11), ("−10", 1), ("+10", 11)]:
+        pressed = await alice.click(message, label=label)
+        assert pressed.response.id == message.id
+        message = pressed.response
+        assert_page(pressed, rec, names, step, count)
+    # The buttons are rebuilt from their custom ids after a restart.
+    await restart_bot(GAMES)
+    pressed = await alice.click(message, label="▶")
+    assert_page(pressed, rec, names, 12, count)
+    last = await alice.click(pressed.response, label="⏭")
+    engine = assert_page(last, rec, names, count, count)
+    assert engine.is_over
+    assert last.response.embeds[0].title.endswith(("final scores", "game over"))
+    first = await alice.click(last.response, label="⏮")
+    assert_page(first, rec, names, 1, count)
+
+
+async def test_a_game_picked_from_the_members_recent_games(world, simcord_env):
+    kabuki, masks = record_of("kabuki"), record_of("masks")
+    other = world.guild.create_text_channel("lounge")
+    await keep(world, kabuki, "kabukigame", channel=other)
+    await keep(world, masks, "masksgame", ended=ENDED_MS - 3_600_000)  # an hour before: listed second
+    alice, frank = world.members[0], world.members[5]
+    offered = await alice.autocomplete(world.channel, "replay", "game", "")
+    assert [(c["name"], c["value"]) for c in offered] == [
+        ("Kabuki · 2023-11-14 22:13 UTC · #lounge", "kabukigame"),
+        ("Island of Monster Masks · 2023-11-14 21:13 UTC · #games", "masksgame"),
+    ]
+    typed = await alice.autocomplete(world.channel, "replay", "game", "kabu")
+    assert [c["value"] for c in typed] == ["kabukigame"]
+    assert await frank.autocomplete(world.channel, "replay", "game", "") == []  # seated in neither
+    shown = await alice.slash(world.channel, "replay", game="kabukigame")
+    assert "**Replay: Kabuki**" in shown.response.content and f"<#{other.id}>" in shown.response.content
+    # Anyone in the server may watch a finished game: nothing in it is secret any more.
+    watched = await frank.slash(world.channel, "replay", game="kabukigame")
+    assert watched.ephemeral and "Step **1 / " in watched.response.content
+
+
+async def test_refusals_change_nothing(world, simcord_env):
+    alice = world.members[0]
+    empty = await alice.slash(world.channel, "replay")
+    assert empty.ephemeral and "No finished game has been kept in this channel yet" in empty.response.content
+    unknown = await alice.slash(world.channel, "replay", game="nosuchgame")
+    assert (
+        unknown.ephemeral and "I keep no finished game like that in this server" in unknown.response.content
+    )
+    elsewhere = build_world(simcord_env, guild_name="Other")
+    await keep(elsewhere, record_of("masks"), "theirs")
+    theirs = await alice.slash(world.channel, "replay", game="theirs")
+    assert theirs.ephemeral and "I keep no finished game like that in this server" in theirs.response.content
+    assert not theirs.response.embeds and not theirs.response.components
+
+
+async def test_a_forgotten_members_seat_is_a_former_member(world):
+    rec = record_of("kingdom")
+    names = ["alice", None, "carol", "dave", "erin"]
+    await keep(world, rec, "k1", seated=names)
+    shown = await world.members[0].slash(world.channel, "replay")
+    text = shown.response.embeds[0].description + shown.response.embeds[1].description
+    assert "a former member" in text and "bob" not in text
+
+
+async def test_a_tampered_record_does_not_verify(world):
+    rec = record_of("kabuki")
+    swap_two_cards(rec)
+    await keep(world, rec, "k1")
+    shown = await world.members[0].slash(world.channel, "replay")
+    content = shown.response.content
+    assert "⚠️ Shuffle not verified: log entry 0 (round, round 1): card 1 of the deck is" in content
+    assert "This game's record does not replay" in content
+    assert not shown.response.components and "✅" not in content

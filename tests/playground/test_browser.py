@@ -1,0 +1,244 @@
+"""`python -m bot play` in a real browser: games played through the page alone, as people would.
+
+Chromium (Debian's, driven by Playwright) opens the playground; every move goes through the page:
+the Viewing-as switch, the slash-command composer and the board's buttons. The bot's state is
+only read, to choose moves and to check after every click that the page shows it. Any refused
+action ("Action was not completed.") or lock-up (transport failure, "Action outcome uncertain",
+"Unavailable channel", an empty Viewing-as switch, a page that never settles) fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from pagedriver import PageDriver, Playground, browser_missing, chromium, wait_until
+
+from bot.games.kabuki.pictures import MASKS
+
+pytestmark = [
+    pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
+    pytest.mark.timeout(300),
+]
+CATCH_UP_SECONDS = 10  # how long the page may take to show a change
+
+
+@pytest.fixture
+def play() -> Iterator[tuple[Playground, PageDriver]]:
+    playground = Playground().start()
+    try:
+        with chromium() as page:
+            driver = PageDriver(page, playground.member_ids, strict=True)
+            driver.open(playground.url)
+            yield playground, driver
+    finally:
+        playground.close()
+
+
+def assert_clean(playground: Playground, driver: PageDriver) -> None:
+    assert driver.tally.refused == [], "refused actions"
+    assert driver.tally.lockups == [], "page lock-ups"
+    assert [record.getMessage() for record in playground.errors] == [], "errors logged"
+
+
+def number_after(name: str, numbers: Sequence[int], lines: Sequence[str]) -> bool:
+    """Some line names ``name``, then shows ``numbers`` in that order (wording aside)."""
+    pattern = re.escape(name) + "".join(rf"\D+{n}\b" for n in numbers)
+    return any(re.search(pattern, line) for line in lines)
+
+
+# -- Kabuki ---------------------------------------------------------------------------------------
+
+
+def kabuki_mismatches(
+    message: dict[str, Any] | None, view: dict[str, Any], names: Sequence[str]
+) -> list[str]:
+    """What the board message on the page gets wrong about the engine's public view."""
+    if message is None:
+        return ["the board is not on the page"]
+    lines = message["text"].splitlines()
+    buttons = message["buttons"]
+    wrong = []
+    final = view["phase"] == "over"
+    if not any(("final" if final else f"round {view['round']}") in line for line in lines):
+        wrong.append("title")
+    for seat, name in enumerate(names):
+        if not number_after(name, (view["tokens"][seat], view["totals"][seat]), lines):
+            wrong.append(f"{name}: {view['tokens'][seat]} tokens, {view['totals'][seat]} VP")
+    for s, stack in enumerate(view["stacks"]):
+        top = None if stack["top"] is None else MASKS[stack["top"]]
+        line = next((line for line in lines if line.startswith(f"{s + 1}.")), "")
+        if (top is not None and top not in line) or not re.search(rf"\b{stack['height']}\b", line):
+            wrong.append(f"stack {s + 1}: {top} on {stack['height']} cards, shown as {line!r}")
+    if final:
+        return wrong + (["buttons on the final board"] if buttons else [])
+    can_place = view["current"] is not None and view["placing_blocked"] is None
+    for s, stack in enumerate(view["stacks"]):
+        button = next((b for b in buttons if b["label"].startswith(f"{s + 1} ")), None)
+        top = "actor" if stack["top"] is None else MASKS[stack["top"]]
+        if button is None or top not in button["label"] or button["disabled"] == can_place:
+            wrong.append(f"button of stack {s + 1}: {top}, {'enabled' if can_place else 'disabled'}")
+    stop = next((b for b in buttons if b["label"].endswith("Stop!")), None)
+    if stop is None or stop["disabled"] != (view["stop_window"] is None):
+        wrong.append(f"Stop! should be {'disabled' if view['stop_window'] is None else 'enabled'}")
+    if view["reveal"] is not None and not all(
+        MASKS[card] in message["text"] for card in view["reveal"]["cards"]
+    ):
+        wrong.append("the revealed stack")
+    return wrong
+
+
+def test_a_whole_kabuki_game_with_three_members_and_stop_presses_through_the_page(play):
+    playground, page = play
+    page.command("kabuki new", {"grace": 0, "reveal": 1})
+    board = playground.session().board_message_id
+    for name in ("Bob", "Carol"):
+        page.view_as(name)
+        page.click(board, "Join")
+    page.view_as("Alice")
+    page.click(board, "Start")
+    session = playground.session()
+    engine, names = session.engine, session.seat_names()
+    assert names == ["Alice", "Bob", "Carol"]
+
+    def view() -> dict[str, Any]:
+        return playground.call(lambda: engine.view(None))
+
+    def shows_the_game(what: str) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            current = view()
+            return current if not kabuki_mismatches(page.message(board), current, names) else None
+
+        try:
+            return wait_until(check, CATCH_UP_SECONDS, what)
+        except AssertionError:
+            raise AssertionError(f"{what}: {kabuki_mismatches(page.message(board), view(), names)}") from None
+
+    # Alice challenges every card the others place, and always wrongly (the placers never cover a
+    # mask already in the stack): each Stop! costs her a token, so each round ends after 5.
+    challenger = 0
+    stops = placements = 0
+    state = shows_the_game("the opening board")
+    while state["phase"] != "over":
+        window = state["stop_window"]
+        if window is not None and window["placer"] != challenger and state["race"] is None:
+            page.view_as(names[challenger])
+            page.click(board, lambda label: label.endswith("Stop!"), "Stop!")
+            stops += 1
+        elif state["current"] is not None and state["placing_blocked"] is None:
+            seat, card = state["current"]["seat"], state["current"]["card"]
+            stacks = playground.call(lambda: [list(stack) for stack in engine.stacks])
+            stack = min(range(4), key=lambda s: (card in stacks[s], len(stacks[s])))
+            page.view_as(names[seat])
+            page.click(board, lambda label, s=stack: label.startswith(f"{s + 1} "), f"stack {stack + 1}")
+            placements += 1
+        else:  # a race closing or a stack on show: play resumes by itself
+            wait_until(
+                lambda version=state["version"]: view()["version"] != version,
+                CATCH_UP_SECONDS,
+                "play resumes by itself",
+            )
+        state = shows_the_game(f"after {placements} placements and {stops} Stop! presses")
+        assert placements + stops < 150, "the game does not end"
+
+    assert stops >= 15 and len(state["round_results"]) == 3
+    assert all(result["ended_by"] == challenger for result in state["round_results"])
+    assert playground.session() is None  # recorded and gone: the channel is free again
+    assert_clean(playground, page)
+
+
+# -- Island of Monster Masks ----------------------------------------------------------------------
+
+
+def masks_mismatches(message: dict[str, Any] | None, view: dict[str, Any], names: Sequence[str]) -> list[str]:
+    if message is None:
+        return ["the board is not on the page"]
+    lines = message["text"].splitlines()
+    wrong = []
+    if not any(re.search(rf"\b{view['turn']}/{view['turns']}\b", line) for line in lines):
+        wrong.append(f"turn {view['turn']}/{view['turns']}")
+    for seat, name in enumerate(names):
+        if not number_after(name, (view["piles"][seat],), lines):
+            wrong.append(f"{name}: {view['piles'][seat]} cards")
+    guessing = view["phase"] == "guessing"
+    for tile, tile_name in enumerate(view["tile_names"]):
+        button = next((b for b in message["buttons"] if b["label"].split(" · ")[0] == tile_name), None)
+        holder = view["held_by"][tile]
+        if button is None:
+            wrong.append(f"no button for {tile_name}")
+            continue
+        if holder is not None and names[holder] not in button["label"]:
+            wrong.append(f"{tile_name} is {names[holder]}'s")
+        if button["disabled"] != (not guessing or holder is not None):
+            wrong.append(f"{tile_name} should be {'enabled' if guessing and holder is None else 'disabled'}")
+    if not guessing and view["last_reveal"]["name"] not in message["text"]:
+        wrong.append(f"the revealed card {view['last_reveal']['name']}")
+    return wrong
+
+
+def secret_cards_shown(page: PageDriver, card: str) -> list[dict[str, Any]]:
+    """The private messages this viewer sees that name the Mime's card or show its picture."""
+    return [
+        message
+        for message in page.messages()
+        if message["ephemeral"] and (card in message["text"] or "card.png" in message["images"])
+    ]
+
+
+def test_a_monster_masks_turn_with_four_members_shows_the_card_to_the_mime_only(play):
+    playground, page = play
+    page.command("masks new")
+    board = playground.session().board_message_id
+    for name in ("Bob", "Carol", "Dave"):
+        page.view_as(name)
+        page.click(board, "Join")
+    page.view_as("Alice")
+    page.click(board, "Start")
+    session = playground.session()
+    engine, names = session.engine, session.seat_names()
+
+    def view(seat: int | None = None) -> dict[str, Any]:
+        return playground.call(lambda: engine.view(seat))
+
+    def shows_the_game(what: str) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            current = view()
+            return current if not masks_mismatches(page.message(board), current, names) else None
+
+        try:
+            return wait_until(check, CATCH_UP_SECONDS, what)
+        except AssertionError:
+            raise AssertionError(f"{what}: {masks_mismatches(page.message(board), view(), names)}") from None
+
+    state = shows_the_game("the opening board")
+    mime = state["mime"]
+    card = view(mime)["card_name"]
+    if mime != 0:  # the host's Start showed Alice her card already if she is the Mime
+        page.view_as(names[mime])
+        page.click(board, lambda label: label.endswith("My card"), "My card")
+    for seat, name in enumerate(names):
+        page.view_as(name)
+        shown = secret_cards_shown(page, card)
+        if seat == mime:
+            assert shown and all(card in m["text"] and "card.png" in m["images"] for m in shown), shown
+        else:
+            assert shown == [], f"{name} sees the Mime's card"
+
+    # The guessers slap three different tiles, the first one the right one.
+    guessers = [seat for seat in range(4) if seat != mime]
+    right = state["tile_names"].index(card)
+    tiles = [right] + [tile for tile in range(16) if tile != right][:2]
+    for seat, tile in zip(guessers, tiles, strict=True):
+        page.view_as(names[seat])
+        page.click(board, state["tile_names"][tile])
+        shows_the_game(f"after {names[seat]} slapped {state['tile_names'][tile]}")
+
+    state = wait_until(
+        lambda: (current := view())["phase"] != "guessing" and current, CATCH_UP_SECONDS, "the reveal"
+    )
+    assert state["last_reveal"]["scorer"] == guessers[0]
+    state = shows_the_game("the reveal")
+    assert state["piles"][guessers[0]] == state["piles"][mime] == 1
+    assert_clean(playground, page)
