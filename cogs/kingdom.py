@@ -126,6 +126,8 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             target = action.get("target")
             if action["type"] not in GIVES_TARGET_A_CARD or target is None or view["seats"][target]["acted"]:
                 continue
+            if session.players[target] < 0:
+                continue  # a computer reads its card from its view: nobody to tell
             last = session.last_interaction.get(target)
             if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
                 notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")

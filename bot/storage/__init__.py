@@ -78,6 +78,22 @@ class GameRecord:
     # A finished game's record (bot.replays): stored with it, compressed, for /replay and verify.
     log: Mapping[str, Any] | None = None
 
+    @property
+    def had_computers(self) -> bool:
+        """Whether a computer player sat in the game: then it rates nobody unless the server
+        allows it (``bot.ratings.counts``), and the computers' seats are stored under
+        ``FORMER_MEMBER``, which no leaderboard ranks."""
+        return any(p.computer for p in self.players)
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """What a rematch needs of a recorded game: its game, options and seated members."""
+
+    kind: str
+    options: Mapping[str, Any]
+    user_ids: Sequence[int]  # by seat; FORMER_MEMBER for a forgotten member or a computer seat
+
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -266,6 +282,10 @@ class Storage(ABC):
     @abstractmethod
     async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
         """One finished game of this server with its record, or None."""
+
+    @abstractmethod
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        """One recorded game of this server (finished or abandoned) with its seats, or None."""
 
 
 def season_key(name: str) -> str:

@@ -18,6 +18,7 @@ from bot.storage import (
     GameRecord,
     KindStats,
     MemberRating,
+    PastGame,
     Season,
     Shards,
     Standing,
@@ -411,6 +412,19 @@ class PostgresStorage(Storage):
             return None
         kind, channel, ended, data, names = row
         return StoredGame(game_key, kind, int(channel), int(ended), list(names), unpack_log(data))
+
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        row = await self._pool.fetchrow(
+            "SELECT g.kind, g.options, "
+            "ARRAY(SELECT p.user_id FROM game_players p WHERE p.game_id = g.id AND p.guild_id = $1 "
+            "ORDER BY p.seat) FROM games g WHERE g.guild_id = $1 AND g.game_key = $2",
+            guild_id,
+            game_key,
+        )
+        if row is None:
+            return None
+        kind, options, users = row
+        return PastGame(kind, json.loads(options), [int(user) for user in users])
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
         rows = await self._pool.fetch(

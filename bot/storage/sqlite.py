@@ -22,6 +22,7 @@ from bot.storage import (
     GameRecord,
     KindStats,
     MemberRating,
+    PastGame,
     Season,
     Shards,
     Standing,
@@ -435,6 +436,21 @@ class SqliteStorage(Storage):
             return None
         gid, kind, channel, ended, data = row
         return StoredGame(game_key, kind, int(channel), int(ended), await self._names(gid), unpack_log(data))
+
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        async with self._db.execute(
+            "SELECT id, kind, options FROM games WHERE guild_id = ? AND game_key = ?", (guild_id, game_key)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        gid, kind, options = row
+        async with self._db.execute(
+            "SELECT user_id FROM game_players WHERE game_id = ? AND guild_id = ? ORDER BY seat",
+            (gid, guild_id),
+        ) as cur:
+            users = [int(user) async for (user,) in cur]
+        return PastGame(kind, json.loads(options), users)
 
     async def _names(self, game_id: int) -> list[str | None]:
         async with self._db.execute(
