@@ -5,7 +5,8 @@ JSON and every seat lookup need nothing new, and its name says what it is ("🤖
 
 What a computer does is ``plan``: a pure function of the seat's own ``view`` and legal actions
 (exactly what that seat's buttons and private messages could show a person, never the engine's
-hidden state) and a seeded generator, returning the action and how long a person would take to
+hidden state), what it remembers of the public events (Kabuki only: ``observe``) and a seeded
+generator, returning the action and how long a person would take to
 make it (a think time on turns, a reaction time for races). The session layer keeps each plan
 with the session, so a restart carries it over, and applies it through its timer as if pressed.
 """
@@ -16,12 +17,15 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.engine.protocol import Event
+from bot.games.kabuki.players import ComputerPlayer, Temper
 from bot.games.kingdom.cards import THIEF
 from bot.games.kingdom.players import worth
 
 Action = dict[str, Any]
 Plan = tuple[int, Action]  # (delay in ms, the action)
-Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random], Plan | None]
+Memory = list[list[int]]  # a Kabuki computer's remembered stacks (bot.games.kabuki.players)
+Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random, Memory | None], Plan | None]
 
 COMPUTER_EMOJI = "🤖"
 
@@ -38,25 +42,53 @@ def computer_name(user_id: int) -> str:
     return f"{COMPUTER_EMOJI} Robo {-user_id}"
 
 
-def _kabuki(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Plan | None:
-    """Places the card on show where the top mask differs, on the lowest stack (fewest buried
-    masks it might have forgotten). It remembers nothing, so it never presses Stop!."""
-    places = [a for a in legal if a["type"] == "place"]
+# Like a person at the table: most placements are remembered, some buried masks are not, and a
+# Stop! on a match it remembers comes after a human reaction, well inside the default 3 s grace.
+KABUKI_TEMPER = Temper(memory=0.8, reaction_ms=(400, 1200))
+
+
+def _kabuki_memory(seat: int, seed: int, memory: Memory | None) -> ComputerPlayer:
+    player = ComputerPlayer(seat, seed, KABUKI_TEMPER)
+    if memory:
+        player.stacks = [list(stack) for stack in memory]
+    return player
+
+
+def _kabuki(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """Presses Stop! when the card just placed matches one it remembers under it on that stack;
+    otherwise places the card on show where it remembers the fewest copies (and forgot least)."""
+    player = _kabuki_memory(view["seat"], rng.getrandbits(64), memory)
+    window = view.get("stop_window")
+    stops = [a for a in legal if a["type"] == "stop"]
+    if stops and window is not None:
+        delay = player.stop_delay(window["placer"], window["stack"])
+        if delay is not None:
+            return delay, stops[0]
+    places = {a["stack"]: a for a in legal if a["type"] == "place"}
     current = view.get("current")
     if not places or current is None:
         return None
-    stacks = view["stacks"]
-
-    def risk(action: Action) -> tuple[bool, int]:
-        stack = stacks[action["stack"]]
-        return (stack["top"] == current["card"], stack["height"])
-
-    best = min(risk(a) for a in places)
-    choice = rng.choice([a for a in places if risk(a) == best])
-    return rng.randint(1500, 4000), choice
+    return rng.randint(1500, 4000), places[player.choose_stack(current["card"])]
 
 
-def _masks(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Plan | None:
+def observe(session: Any, events: Sequence[Event]) -> None:
+    """Each Kabuki computer seat learns from the public events alone (what anyone at the table
+    saw placed or revealed), forgetting as the simulator's players do; kept with the session."""
+    public = [event for event in events if event.to is None]
+    if session.kind != "kabuki" or not public:
+        return
+    for seat in session.computer_seats():
+        seed = random.Random(f"{session.seed}:{seat}:seen:{session.planned}").getrandbits(64)
+        player = _kabuki_memory(seat, seed, session.memories.get(seat))
+        player.observe_all(public)
+        session.memories[seat] = player.stacks
+
+
+def _masks(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
     """A guesser slaps a free tile. A computer cannot watch the Mime act, so any free tile is as
     good a guess as another; a computer Mime cannot act a face out and lets the guess timer (or
     the guessers) end its turn."""
@@ -66,7 +98,9 @@ def _masks(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random)
     return rng.randint(1200, 3500), rng.choice(slaps)
 
 
-def _kingdom(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Plan | None:
+def _kingdom(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
     """The simulator's simple player (``bot.games.kingdom.players.SimplePlayer``), read off the
     seat's own view: its card, its Thief peek and the cards shown face up."""
     if not legal:
@@ -100,9 +134,15 @@ def _kingdom(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Rando
 POLICIES: dict[str, Policy] = {"kabuki": _kabuki, "masks": _masks, "kingdom": _kingdom}
 
 
-def plan(kind: str, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Plan | None:
+def plan(
+    kind: str,
+    view: Mapping[str, Any],
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory | None = None,
+) -> Plan | None:
     """What a computer in a ``kind`` game does next and after how long, or None to wait."""
-    return POLICIES[kind](view, legal, rng)
+    return POLICIES[kind](view, legal, rng, memory)
 
 
 # ---------------------------------------------------------------------- plans kept in a session
@@ -122,7 +162,7 @@ def replan(session: Any, now: int) -> None:
             continue
         rng = random.Random(f"{session.seed}:{seat}:{session.planned}")
         session.planned += 1
-        made = plan(session.kind, engine.view(seat), legal, rng)
+        made = plan(session.kind, engine.view(seat), legal, rng, session.memories.get(seat))
         if made is not None:
             session.plans[seat] = {"at": now + made[0], "action": made[1]}
 

@@ -362,6 +362,7 @@ class GameCog(commands.GroupCog):
         presser: int | None = None,
     ) -> None:
         assert session.engine is not None
+        computers.observe(session, events)  # before the computers plan their next moves
         if session.engine.is_over:
             await self._finish(session, interaction)
         else:

@@ -47,6 +47,9 @@ class Session:
     # many plans were drawn (each plan's generator is seeded from the seed, seat and this count).
     plans: dict[int, dict[str, Any]] = field(default_factory=dict)
     planned: int = 0
+    # What each Kabuki computer seat remembers of the public placements: seat -> stacks of card
+    # ids, bottom to top, -1 for a mask it forgot (bot.games.kabuki.players.ComputerPlayer).
+    memories: dict[int, list[list[int]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
@@ -103,6 +106,7 @@ class Session:
             "invited": self.invited,
             "plans": {str(seat): plan for seat, plan in self.plans.items()},
             "planned": self.planned,
+            "memories": {str(seat): stacks for seat, stacks in self.memories.items()},
         }
 
     @classmethod
@@ -129,6 +133,7 @@ class Session:
             invited=[int(user) for user in data.get("invited", ())],
             plans={int(seat): dict(plan) for seat, plan in (data.get("plans") or {}).items()},
             planned=int(data.get("planned", 0)),
+            memories={int(seat): stacks for seat, stacks in (data.get("memories") or {}).items()},
         )
 
 

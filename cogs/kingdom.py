@@ -57,6 +57,8 @@ legal targets (King holders never). Cards you receive and the Thief's look reach
 a power you receive after your own turn cannot be used that round. \
 An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
+**Computer players** (🤖, seated by the host in the lobby) see only their own card, their Thief \
+peek and the cards shown face up, and think 2–5 s before acting.
 """
 
 

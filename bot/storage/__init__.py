@@ -159,6 +159,13 @@ class KindStats:
 
 
 @dataclass(frozen=True)
+class GuildSettings:
+    """A server's switches (/settings); a server that never set one has these defaults."""
+
+    computers_rated: bool = False  # games with a computer seat change the humans' ratings
+
+
+@dataclass(frozen=True)
 class Shards:
     """The shards one process serves, out of ``count``. Discord puts a guild on shard
     ``(guild_id >> 22) % count``, so a process owns exactly the guilds of its shards."""
@@ -258,6 +265,15 @@ class Storage(ABC):
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's archived seasons, newest first."""
 
+    # ----------------------------------------------------------------- server settings
+
+    @abstractmethod
+    async def settings(self, guild_id: int) -> GuildSettings: ...
+
+    @abstractmethod
+    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+        """Whether this server's games with a computer seat change the humans' ratings from now on."""
+
     # ----------------------------------------------------------------- members' data
 
     @abstractmethod
@@ -296,15 +312,17 @@ def season_key(name: str) -> str:
 RatingRow = tuple[int, int, float, float, float, float, int, int]
 
 
-def rating_rows(record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]]) -> list[RatingRow]:
+def rating_rows(
+    record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]], *, computers_rated: bool = False
+) -> list[RatingRow]:
     """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
     wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
     (μ, σ, games, wins). Nothing for an abandoned game, one without places, or one that does not
-    count (``bot.ratings.counts``: computers, fewer than two humans)."""
+    count (``bot.ratings.counts``: computers unless ``computers_rated``, fewer than two humans)."""
     seats = record.players
     if record.outcome != "finished" or any(p.place is None for p in seats):
         return []
-    if not counts([p.computer for p in seats]):
+    if not counts([p.computer for p in seats], computers_rated=computers_rated):
         return []
     humans = [p for p in seats if not p.computer]
     rows: list[RatingRow] = []

@@ -20,6 +20,7 @@ from bot.storage import (
     FORMER_MEMBER,
     RUNNING_SEASON,
     GameRecord,
+    GuildSettings,
     KindStats,
     MemberRating,
     PastGame,
@@ -115,6 +116,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_user ON ratings (user_id);
     CREATE INDEX game_players_user ON game_players (user_id);
+    """,
+    # Per-server switches set with /settings; a server without a row has the defaults.
+    """
+    CREATE TABLE guild_settings (
+        guild_id        INTEGER PRIMARY KEY,
+        computers_rated INTEGER NOT NULL DEFAULT 0
+    );
     """,
 )
 
@@ -317,7 +325,11 @@ class SqliteStorage(Storage):
             (record.guild_id, record.kind, RUNNING_SEASON, ALL_TIME, *users),
         ) as cur:
             current = {(int(s), int(u)): rest async for s, u, *rest in cur}
-        rows = rating_rows(record, current)
+        async with self._db.execute(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = ?", (record.guild_id,)
+        ) as cur:
+            setting = await cur.fetchone()
+        rows = rating_rows(record, current, computers_rated=bool(setting and setting[0]))
         if rows:
             await self._db.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
 
@@ -498,6 +510,24 @@ class SqliteStorage(Storage):
             (guild_id,),
         ) as cur:
             return [Season(int(i), n, int(e)) async for i, n, e in cur]
+
+    # ----------------------------------------------------------------- server settings
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        async with self._db.execute(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return GuildSettings(computers_rated=bool(row and row[0]))
+
+    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+        await self._change(
+            (
+                "INSERT INTO guild_settings (guild_id, computers_rated) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET computers_rated = excluded.computers_rated",
+                (guild_id, int(rated)),
+            )
+        )
 
     # ----------------------------------------------------------------- members' data
 
