@@ -154,9 +154,9 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     parts = collections.Counter()
     sessions = list(run.bot.sessions)[:sample]
     for session in sessions:
-        cog = run.bot.game_cogs[session.kind]
         parts["engine"] += deep_size([session.engine], stop, seen)
-        parts["last board shown (_shown)"] += deep_size([cog._shown.get(session.channel_id)], stop, seen)
+        publisher = run.bot.publishers.get(session.channel_id)
+        parts["last board shown (publisher)"] += deep_size([publisher and publisher.shown], stop, seen)
         parts["seats' last interactions"] += deep_size([session.last_interaction], stop, seen)
         parts["rest of the session"] += deep_size([session], stop, seen)
     if not sessions:
@@ -194,14 +194,13 @@ def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
     run.collect()
-    cogs = list(run.bot.game_cogs.values())
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {
         "rss": rss_mb(),
         "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),
         "sessions": len(run.bot.sessions),
-        "shown": sum(len(cog._shown) for cog in cogs),
+        "shown": len(run.bot.publishers),
         "caches": picture_caches(),
     }
     # The census counts the bot's objects: SimCord's store and the bench's own records are left out.

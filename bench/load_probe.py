@@ -233,9 +233,15 @@ class TaskAccounting:
             bucket.live += 1
             task.add_done_callback(bucket.task_done)
         elif bucket.kind == "timer" and self.on_timer_done is not None:
-            done = self.on_timer_done
-            task.add_done_callback(lambda _task, b=bucket: done(b))
+            # A timer run ends with the last of its tasks (a board edit it queued may outlive it).
+            bucket.live += 1
+            task.add_done_callback(lambda _task, b=bucket: self._timer_task_done(b))
         return task
+
+    def _timer_task_done(self, bucket: Bucket) -> None:
+        bucket.live -= 1
+        if bucket.live == 0 and self.on_timer_done is not None:
+            self.on_timer_done(bucket)
 
 
 def timed_to_thread(original: Callable[..., Any]) -> Callable[..., Any]:

@@ -241,7 +241,7 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         store = (point["store"] - base["store"]) / 2**20
         line = (
             f"  {name:<26} RSS {point['rss']:7.1f} MB ({grown:+.1f}; SimCord's store {store:+.1f} MB of it)"
-            f", Python blocks {point['blocks']:,}, sessions {point['sessions']}, _shown {point['shown']}"
+            f", Python blocks {point['blocks']:,}, sessions {point['sessions']}, publishers {point['shown']}"
         )
         if point.get("trimmed") is not None:
             line += f"; after malloc_trim {point['trimmed']:.1f} MB"

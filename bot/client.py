@@ -15,7 +15,9 @@ from discord.ext import commands
 from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
+from bot.gc_tuning import tune_garbage_collector
 from bot.metrics import Metrics
+from bot.publisher import Publishers
 from bot.rematch import PlayAgainButton
 from bot.sessions import SessionRegistry
 from bot.storage import Storage
@@ -57,6 +59,7 @@ class GameBot(commands.AutoShardedBot):
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
         self.config = config
         self.sessions = SessionRegistry()
+        self.publishers = Publishers(self)
         self.metrics = Metrics(self.sessions)
         self.game_cogs: dict[str, GameCog] = {}
         self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
@@ -101,6 +104,7 @@ class GameBot(commands.AutoShardedBot):
             port=config.metrics_port, host=config.metrics_host, health_log_s=config.health_log_s
         )
         await self._sync_commands()
+        tune_garbage_collector()
 
     async def _sync_commands(self) -> None:
         if self.config.dev_guild_id:
@@ -111,6 +115,7 @@ class GameBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        self.publishers.close()
         await super().close()
         self.metrics.stop()
         storage = getattr(self, "storage", None)

@@ -25,10 +25,11 @@ from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.publisher import Publisher, release
 from bot.ratings import places
 from bot.rematch import invitation, with_play_again
 from bot.replays import HISTORIES, log_record
-from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
+from bot.sessions import LOBBY, PLAYING, ChannelBusy, SeatToken, Session
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
@@ -40,9 +41,7 @@ LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
-EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
 TOKEN_REFUSED = frozenset({401, 403, 404})  # an interaction token revoked, expired or unknown
-UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 
 
 async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -51,15 +50,6 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
-
-
-def _picture_key(board: Board) -> Any:
-    return board.picture.key if board.picture is not None else None
-
-
-# What a board message shows when this process has not drawn it (a board restored after a
-# restart): unequal to every picture key, None included, so the next edit states its picture.
-UNKNOWN_PICTURE = object()
 
 
 def is_moderator(interaction: discord.Interaction) -> bool:
@@ -88,8 +78,6 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        # channel id -> (board message id, the Board last drawn on it): what an edit may skip
-        self._shown: dict[int, tuple[int | None, Board]] = {}
         super().__init__()
 
     @property
@@ -185,10 +173,13 @@ class GameCog(commands.GroupCog):
             return
         async with session.lock:
             lobby = self._lobby(session)
-            await interaction.response.send_message(**await self._message_kwargs(session, lobby))
+            publisher = self.publisher(session)
+            kwargs = await publisher.message_kwargs(lobby)
+            await interaction.response.send_message(**kwargs)
+            release(kwargs)
             message = await interaction.original_response()
             session.board_message_id = message.id
-            self._shown[session.channel_id] = (message.id, lobby)
+            publisher.posted(message.id, lobby)
             await self._save(session)
             self._schedule(session)
 
@@ -322,7 +313,7 @@ class GameCog(commands.GroupCog):
                     # press as out of date: draw it again (nothing is sent if it is current).
                     await self._publish(session, self.render_board(session))
                 return
-            session.last_interaction[seat] = interaction
+            session.last_interaction[seat] = SeatToken.of(interaction)
             await self._after_change(session, events, interaction, presser=seat)
 
     async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
@@ -410,17 +401,20 @@ class GameCog(commands.GroupCog):
         self,
         session: Session,
         seat: int,
-        target: discord.Interaction,
+        target: discord.Interaction | SeatToken,
         message: dict[str, Any],
         *,
         answer: bool = False,
     ) -> bool:
-        """A private message through ``target``: its answer, or else a followup. Discord may
-        refuse it (a token revoked or expired, a press answered too late): the move already
-        happened, so the refusal must not fail the press nor stop the other seats' messages."""
+        """A private message through ``target`` (the press, or a seat's token): the press's
+        answer, or else a followup. Discord may refuse it (a token revoked or expired, a press
+        answered too late): the move already happened, so the refusal must not fail the press
+        nor stop the other seats' messages."""
         message = self.bound(session, message)
         try:
-            if answer and self._from_panel(session, target):
+            if isinstance(target, SeatToken):
+                await self._followup(target).send(ephemeral=True, **message)
+            elif answer and self._from_panel(session, target):
                 # The panel's controls are spent: the news replaces them.
                 edit = {key: value for key, value in message.items() if key != "file"}
                 if "file" in message:
@@ -430,6 +424,7 @@ class GameCog(commands.GroupCog):
                 await target.response.send_message(ephemeral=True, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)
+            release(message)
         except discord.HTTPException as error:
             if error.status not in TOKEN_REFUSED:
                 raise  # a malformed message is a bug, not a refusal
@@ -441,119 +436,33 @@ class GameCog(commands.GroupCog):
                 error.status,
                 error.code,
             )
-            if session.last_interaction.get(seat) is target:
+            kept = session.last_interaction.get(seat)
+            if kept is not None and kept.id == target.id:
                 del session.last_interaction[seat]
             return False
         return True
 
+    def _followup(self, seat: SeatToken) -> discord.Webhook:
+        """The followup webhook of a seat's interaction, as ``Interaction.followup`` builds it:
+        ``Webhook.partial`` makes an incoming webhook, which cannot send ephemeral messages."""
+        payload = {"id": seat.application_id, "type": 3, "token": seat.token}
+        return discord.Webhook.from_state(data=payload, state=self.bot._connection)  # type: ignore[arg-type]
+
     # ------------------------------------------------------------------ the board message
 
-    async def _message_kwargs(
-        self, session: Session, board: Board, *, editing: bool = False
-    ) -> dict[str, Any]:
-        board.attach_picture()
-        bind(board.items, session.tag)
-        kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
-        view = board.view()
-        if view is not None or editing:
-            kwargs["view"] = view
-        if not editing or _picture_key(board) != self._picture_on_board(session):
-            files = [await board.picture.file()] if board.picture is not None else []
-            kwargs["attachments" if editing else "files"] = files
-        return kwargs
-
-    def _picture_on_board(self, session: Session) -> Any:
-        shown = self._shown.get(session.channel_id)
-        if shown is None or shown[0] != session.board_message_id:
-            return UNKNOWN_PICTURE  # an edit that leaves out `attachments` keeps whatever is there
-        return _picture_key(shown[1])
+    def publisher(self, session: Session) -> Publisher:
+        return self.bot.publishers.of(session, self._save)
 
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
     ) -> None:
-        """Show ``board`` on the session's board message: in the press's own answer when the press
-        came from that message, else as an edit; a board that cannot be edited any more is posted
-        anew. A board identical to the one shown is not sent again: a press that changes nothing
-        public (joining a race) is then answered privately, which costs Discord one request less."""
-        bind(board.items, session.tag)  # before comparing: the board on show is bound
-        if self._unchanged(session, board):
-            return
-        await self._show(session, board, interaction)
-        self._shown[session.channel_id] = (session.board_message_id, board)
-
-    def _unchanged(self, session: Session, board: Board) -> bool:
-        """Whether the board message shows exactly ``board`` already. Buttons carry the game's
-        turn or version, so a changed game usually differs already in its custom ids: the cheap
-        test comes first (this runs on every press)."""
-        shown = self._shown.get(session.channel_id)
-        if shown is None or session.status != PLAYING or not board.items:
-            return False  # lobbies and final boards are always drawn
-        message_id, old = shown
-        before, now = old.items, board.items
-        if message_id != session.board_message_id or len(before) != len(now):
-            return False
-        if any(
-            getattr(a, "custom_id", None) != getattr(b, "custom_id", None)
-            for a, b in zip(before, now, strict=True)
-        ):
-            return False
-        board.attach_picture()
-        return (
-            _picture_key(old) == _picture_key(board)
-            and old.content == board.content
-            and old.embed.to_dict() == board.embed.to_dict()
-            and [a.to_component_dict() for a in before] == [b.to_component_dict() for b in now]
-        )
-
-    async def _show(self, session: Session, board: Board, interaction: discord.Interaction | None) -> None:
-        if (
-            interaction is not None
-            and not interaction.response.is_done()
-            and interaction.message is not None
-            and interaction.message.id == session.board_message_id
-        ):
-            try:
-                await interaction.response.edit_message(
-                    **await self._message_kwargs(session, board, editing=True)
-                )
-                return
-            except discord.NotFound as error:
-                if error.code != UNKNOWN_INTERACTION:
-                    raise
-                # Answered after Discord's 3 s: the move stands, so edit the board message itself.
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        if session.board_message_id is not None:
-            try:
-                await channel.get_partial_message(session.board_message_id).edit(
-                    **await self._message_kwargs(session, board, editing=True)
-                )
-                return
-            except discord.NotFound:
-                pass
-            except discord.HTTPException as error:
-                if error.code != EDIT_TOO_OLD:
-                    raise
-        await self.repost(session, board)
+        await self.publisher(session).publish(board, interaction)
 
     async def repost(self, session: Session, board: Board | None = None) -> discord.Message:
         """Post the board as a fresh message (the old one is emptied so no trail is left)."""
         if board is None:
             board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        old = session.board_message_id
-        message = await channel.send(**await self._message_kwargs(session, board))
-        session.board_message_id = message.id
-        self._shown[session.channel_id] = (message.id, board)
-        if self._alive(session, session.status):
-            await self._save(session)
-        if old is not None:
-            moved = discord.Embed(description=f"The board moved: {message.jump_url}")
-            # Deleted or too old to edit: either way it no longer shows the game.
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(
-                    embed=moved, view=None, attachments=[], content=None
-                )
-        return message
+        return await self.publisher(session).repost(board)
 
     async def board_deleted(self, session: Session, message_id: int) -> None:
         """Someone deleted the board message: the game goes on, on a new one that says why. The
@@ -658,19 +567,21 @@ class GameCog(commands.GroupCog):
         """Bring back a session saved before a restart and re-arm its timer."""
         session = Session.from_json(data, self.engine_cls)
         self.bot.sessions.add(session)
-        self._shown.pop(session.channel_id, None)  # what its board message shows is unknown
-        if session.engine is not None and session.engine.is_over:
-            # Stopped between the last action and the recording: finish it now.
-            session.timer = asyncio.create_task(self._finish_restored(session))
+        if session.status == PLAYING:
+            session.timer = asyncio.create_task(self._resume(session))
         else:
             self._schedule(session)
         return session
 
-    async def _finish_restored(self, session: Session) -> None:
+    async def _resume(self, session: Session) -> None:
+        """A restored game goes on: deadlines passed meanwhile fire, the board is drawn again (an
+        edit may have been waiting when the process stopped) and the timer is set; a game stopped
+        between its last action and its recording is finished."""
         await self.bot.wait_until_ready()
         async with session.lock:
             if self._alive(session, PLAYING):
-                await self._finish(session)
+                assert session.engine is not None
+                await self._after_change(session, session.engine.advance(now_ms()))
 
     def _cancel_timer(self, session: Session) -> None:
         timer, session.timer = session.timer, None

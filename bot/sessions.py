@@ -20,6 +20,21 @@ LOBBY = "lobby"
 PLAYING = "playing"
 
 
+@dataclass(frozen=True, slots=True)
+class SeatToken:
+    """What a followup to a seat needs of its latest interaction: the id (its age: a token lives
+    15 minutes), the token and the application. A whole ``Interaction`` kept per seat held its
+    message, parsed with every button of the board, and was most of an open game's memory."""
+
+    id: int
+    token: str
+    application_id: int
+
+    @classmethod
+    def of(cls, interaction: Any) -> SeatToken:
+        return cls(interaction.id, interaction.token, interaction.application_id)
+
+
 @dataclass
 class Session:
     kind: str
@@ -54,7 +69,7 @@ class Session:
     timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
-    last_interaction: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    last_interaction: dict[int, SeatToken] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def tag(self) -> str:

@@ -21,7 +21,7 @@ from bot.games.kingdom import board as render
 from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
-from bot.sessions import Session
+from bot.sessions import SeatToken, Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
@@ -187,5 +187,5 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
         await interaction.response.send_message(ephemeral=True, **self.bound(session, message))
         # A fresh token: cards handed to this player later can reach them through it.
-        session.last_interaction[seat] = interaction
+        session.last_interaction[seat] = SeatToken.of(interaction)
         return True

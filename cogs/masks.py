@@ -22,7 +22,7 @@ from bot.gamecog import GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.pictures import draw_all_faces
-from bot.sessions import PLAYING, Session
+from bot.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ class MasksCog(
         # a moderator may have pressed Start for the host.
         mime = session.engine.view(None)["mime"]
         if interaction.user.id == session.players[mime]:
-            session.last_interaction[mime] = interaction
+            session.last_interaction[mime] = SeatToken.of(interaction)
             await self._deliver(session, session.engine.turn_events(), interaction, mime)
 
     # ------------------------------------------------------------------ emoji miming

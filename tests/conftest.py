@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import sys
@@ -19,6 +20,16 @@ from tapgame import TapCog  # noqa: E402
 
 from bot.client import GameBot, create_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def collector_as_found():
+    """Every bot tunes the process's garbage collector as it starts (``bot.gc_tuning``); tests
+    start hundreds of bots in one process, so each test leaves the collector as it found it."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 @pytest.fixture
@@ -119,6 +130,7 @@ def restart_bot(simcord_env, make_bot):
         for session in old.sessions:
             if session.timer is not None:
                 session.timer.cancel()
+        old.publishers.close()
         await old.storage.close()
         new = make_bot(game_cogs, **settings)
         await simcord_env.restart_bot(new)

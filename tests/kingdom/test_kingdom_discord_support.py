@@ -64,10 +64,23 @@ async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> 
     if action["type"] in POWERS:
         message = await card_panel(env, channel, member)
     else:
-        message = board_of(env, channel, member)
+        message = await board_showing(env, channel, member, custom_id)
     if kind == "select":
         return await member.select(message, [value], custom_id=custom_id)
     return await member.click(message, custom_id=custom_id)
+
+
+async def board_showing(env: Any, channel: Any, member: Any, custom_id: str) -> Any:
+    """The board once it offers ``custom_id``. Board edits made by REST (after a power played on
+    a card panel) take turns, 5 per 5 s in a channel, and SimCord's clock stands still between
+    clicks: a quick run of powers leaves the board behind until that much time has passed."""
+    for _ in range(10):
+        message = board_of(env, channel, member)
+        ids = [c.get("custom_id") for row in stored(env, message).components for c in row["components"]]
+        if custom_id in ids:
+            break
+        await env.advance_time(0.5)
+    return message
 
 
 def bound(env: Any, channel: Any, custom_id: str) -> str:

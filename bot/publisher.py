@@ -1,0 +1,326 @@
+"""Each channel's board message, kept current by one ``Publisher`` per channel.
+
+A board reaches its message in one of two ways. A press made on the board message is answered by
+editing the board inside the answer itself (interaction callback type 7: exempt from the rate
+limits, and the fast path). Anything else (a timer closing a race, a press on a private panel, a
+refused press redrawing a stale board, a game ended by `/end`) is a REST edit of the message, and
+Discord allows about 5 of those per channel per 5 s. So REST edits wait in the channel's
+publisher: at most one is in flight, at most ``EDITS`` go out per ``WINDOW_S``, and a board
+queued while another waits replaces it (the latest board wins). A burst of race settles then
+costs a few edits instead of one each, and the board may lag a moment but ends right. A press
+answered meanwhile shows the latest board in its own answer, and the waiting edit is dropped.
+
+The publisher also knows what the message shows, so an unchanged board is not sent again and a
+picture is uploaded only when it changes. That is known only to the process that drew it: a new
+publisher (after a restart) takes the message's picture as unknown and names its files on the
+first edit. A publisher lives as long as its game's board needs it: once a game has ended and its
+last board has gone out, the channel's entry is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.board import Board
+from bot.components import bind
+from bot.sessions import PLAYING, Session
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+EDITS = 5  # REST edits of one channel's messages...
+WINDOW_S = 5.0  # ...in any such span: Discord's per-channel limit
+EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
+UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
+
+# What a board message shows when this process has not drawn it (a board restored after a
+# restart): unequal to every picture key, None included, so the next edit states its picture.
+UNKNOWN_PICTURE = object()
+
+
+def discord_now() -> float:
+    """Seconds on Discord's clock (SimCord's virtual clock drives it in tests)."""
+    return discord.utils.utcnow().timestamp()
+
+
+def picture_key(board: Board) -> Any:
+    return board.picture.key if board.picture is not None else None
+
+
+def release(message: dict[str, Any]) -> None:
+    """Once a message is sent: its view's items point back at the view (discord.py's
+    ``add_item``), a cycle that outlives the board until a full garbage collection, which is
+    long with many games open. Emptied, the view and the board go with their last reference."""
+    view = message.get("view")
+    if view is not None:
+        view.clear_items()
+
+
+async def picture_files(board: Board) -> list[discord.File]:
+    """The board's picture as the files of a message: none without a picture."""
+    return [await board.picture.file()] if board.picture is not None else []
+
+
+class Publisher:
+    """One game's board message. Every method runs under the session's lock except the flusher,
+    which takes the lock only to post a board anew."""
+
+    def __init__(
+        self,
+        publishers: Publishers,
+        session: Session,
+        save: Callable[[Session], Awaitable[None]],
+        recent: collections.deque[float],
+    ) -> None:
+        self._publishers = publishers
+        self.session = session
+        self._save = save  # after the board moved to a new message
+        # (message id, board): the newest board given to the message, sent or waiting.
+        self.shown: tuple[int | None, Board] | None = None
+        # (message id, picture key) as of the last request sent: what an edit may leave out.
+        self._sent: tuple[int | None, Any] | None = None
+        self.waiting: Board | None = None  # the board the next REST edit sends
+        self.recent = recent  # when this channel's latest REST edits were answered (seconds)
+        self._task: asyncio.Task[None] | None = None
+        self._in_flight = False
+        self._answered_in_flight = False
+
+    # ------------------------------------------------------------------ showing a board
+
+    async def publish(self, board: Board, interaction: discord.Interaction | None = None) -> None:
+        """Show ``board``: in the press's own answer when the press came from the board message,
+        else by a REST edit that may wait its turn (see the module). A board identical to the
+        one shown is not sent again: a press that changes nothing public (joining a race) is then
+        answered privately, which costs Discord one request less."""
+        bind(board.items, self.session.tag)  # before comparing: the board on show is bound
+        if self._unchanged(board):
+            return
+        self.shown = (self.session.board_message_id, board)
+        if interaction is not None and self._from_board(interaction):
+            kwargs = await self.message_kwargs(board, editing=True)
+            self._sending(board)
+            try:
+                await interaction.response.edit_message(**kwargs)
+            except discord.HTTPException as error:
+                release(kwargs)
+                self._sent = None  # not applied: the next edit names its picture, whatever it is
+                if not isinstance(error, discord.NotFound) or error.code != UNKNOWN_INTERACTION:
+                    self.shown = None
+                    raise
+                # Answered after Discord's 3 s: the move stands, so edit the board message itself.
+            else:
+                release(kwargs)
+                self.waiting = None  # this answer showed the latest board
+                # A REST edit in flight might land after this answer: it is then sent again.
+                self._answered_in_flight = self._in_flight
+                self._drop_if_done()
+                return
+        self.waiting = board
+        if self._task is None:
+            self._task = asyncio.create_task(self._flush(), name=f"board:{self.session.channel_id}")
+
+    def posted(self, message_id: int, board: Board) -> None:
+        """``board`` was posted as the new message ``message_id`` (a lobby's first message)."""
+        self.shown = (message_id, board)
+        self._sent = (message_id, picture_key(board))
+
+    def _from_board(self, interaction: discord.Interaction) -> bool:
+        message = interaction.message
+        return (
+            not interaction.response.is_done()
+            and message is not None
+            and message.id == self.session.board_message_id
+        )
+
+    def _unchanged(self, board: Board) -> bool:
+        """Whether the board message shows exactly ``board`` already (or will, once the waiting
+        edit goes out). Buttons carry the game's turn or version, so a changed game usually
+        differs already in its custom ids: the cheap test comes first (this runs on every
+        press)."""
+        if self.shown is None or self.session.status != PLAYING or not board.items:
+            return False  # lobbies and final boards are always drawn
+        message_id, old = self.shown
+        before, now = old.items, board.items
+        if message_id != self.session.board_message_id or len(before) != len(now):
+            return False
+        if any(
+            getattr(a, "custom_id", None) != getattr(b, "custom_id", None)
+            for a, b in zip(before, now, strict=True)
+        ):
+            return False
+        board.attach_picture()
+        return (
+            picture_key(old) == picture_key(board)
+            and old.content == board.content
+            and old.embed.to_dict() == board.embed.to_dict()
+            and [a.to_component_dict() for a in before] == [b.to_component_dict() for b in now]
+        )
+
+    async def message_kwargs(self, board: Board, *, editing: bool = False) -> dict[str, Any]:
+        """What discord.py's send or edit takes to show ``board``. An edit names the picture's
+        file only when the message carries another one (an edit without ``attachments`` keeps
+        the message's files)."""
+        board.attach_picture()
+        bind(board.items, self.session.tag)
+        kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
+        view = board.view()
+        if view is not None or editing:
+            kwargs["view"] = view
+        if not editing or picture_key(board) != self._picture_on_message():
+            kwargs["attachments" if editing else "files"] = await picture_files(board)
+        return kwargs
+
+    def _sending(self, board: Board) -> None:
+        """Just before a request that shows ``board`` on the board message."""
+        self._sent = (self.session.board_message_id, picture_key(board))
+
+    def _picture_on_message(self) -> Any:
+        if self._sent is None or self._sent[0] != self.session.board_message_id:
+            return UNKNOWN_PICTURE
+        return self._sent[1]
+
+    # ------------------------------------------------------------------ REST edits, one at a time
+
+    def _wait(self) -> float:
+        """Seconds until the channel may take another REST edit."""
+        if len(self.recent) < EDITS:
+            return 0.0
+        return max(0.0, self.recent[0] + WINDOW_S - discord_now())
+
+    async def _flush(self) -> None:
+        try:
+            while self.waiting is not None:
+                wait = self._wait()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue  # a press may have shown the board meanwhile
+                board, self.waiting = self.waiting, None
+                await self._edit(board)
+        except Exception:
+            # The state is saved; the board heals at the next redraw.
+            log.exception("board of channel %s not redrawn", self.session.channel_id)
+        finally:
+            self._task = None
+            self._drop_if_done()
+
+    async def _edit(self, board: Board) -> None:
+        session = self.session
+        message_id = session.board_message_id
+        if message_id is None:  # deleted, and not posted again yet
+            return await self._post_again(message_id)
+        kwargs = await self.message_kwargs(board, editing=True)
+        if self.shown is None or self.shown[1] is not board:
+            return  # a press's answer showed a newer board while the picture was drawn
+        self._sending(board)
+        self._in_flight, self._answered_in_flight = True, False
+        try:
+            await self._publishers.channel(session).get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as error:
+            refused: discord.HTTPException | None = error
+        else:
+            refused = None
+            release(kwargs)
+        finally:
+            self._in_flight = False
+            # Counted from its answer: the edit reached Discord before that, however long the
+            # way there took, so the sixth is never inside the first's 5 s.
+            self.recent.append(discord_now())
+        if refused is not None:
+            if isinstance(refused, discord.NotFound) or refused.code == EDIT_TOO_OLD:
+                return await self._post_again(message_id)
+            # No right to edit here any more, say: the next board is drawn in full.
+            self._sent = None
+            if self.waiting is None:
+                self.shown = None
+            log.warning(
+                "board of channel %s not edited: %s/%s", session.channel_id, refused.status, refused.code
+            )
+            return
+        if self._answered_in_flight and self.waiting is None and self.shown is not None:
+            self.waiting = self.shown[1]
+
+    async def _post_again(self, message_id: int | None) -> None:
+        """The board message is gone or too old to edit: post the latest board anew."""
+        async with self.session.lock:
+            if self.session.board_message_id != message_id or self.shown is None:
+                return  # posted anew meanwhile (deleted, /board), or a refused edit: nothing to show
+            await self.repost(self.shown[1])
+
+    async def repost(self, board: Board) -> discord.Message:
+        """Post ``board`` as a fresh message (the old one is emptied so no trail is left). Runs
+        under the session's lock."""
+        session = self.session
+        channel = self._publishers.channel(session)
+        old = session.board_message_id
+        self.waiting = None
+        kwargs = await self.message_kwargs(board)
+        message = await channel.send(**kwargs)
+        release(kwargs)
+        session.board_message_id = message.id
+        self.posted(message.id, board)
+        if self._publishers.alive(session):
+            await self._save(session)
+        if old is not None:
+            moved = discord.Embed(description=f"The board moved: {message.jump_url}")
+            # Deleted or too old to edit: either way it no longer shows the game.
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(
+                    embed=moved, view=None, attachments=[], content=None
+                )
+            self.recent.append(discord_now())
+        return message
+
+    def _drop_if_done(self) -> None:
+        if self._task is None and self.waiting is None and not self._publishers.alive(self.session):
+            self._publishers.discard(self)
+
+
+class Publishers:
+    """Every channel's publisher, keyed by channel id, for all games alike."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self._bot = bot
+        self._by_channel: dict[int, Publisher] = {}
+
+    def of(self, session: Session, save: Callable[[Session], Awaitable[None]]) -> Publisher:
+        current = self._by_channel.get(session.channel_id)
+        if current is not None and current.session is session:
+            return current
+        # A new game in the channel: the channel's rate limit carries over.
+        recent = current.recent if current is not None else collections.deque(maxlen=EDITS)
+        publisher = Publisher(self, session, save, recent)
+        if self.alive(session):  # an ended game's board is sent by a publisher of its own
+            self._by_channel[session.channel_id] = publisher
+        return publisher
+
+    def get(self, channel_id: int) -> Publisher | None:
+        return self._by_channel.get(channel_id)
+
+    def discard(self, publisher: Publisher) -> None:
+        if self._by_channel.get(publisher.session.channel_id) is publisher:
+            del self._by_channel[publisher.session.channel_id]
+
+    def alive(self, session: Session) -> bool:
+        return self._bot.sessions.get(session.channel_id) is session
+
+    def channel(self, session: Session) -> discord.PartialMessageable:
+        return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+
+    def close(self) -> None:
+        """The process stops: edits still waiting are dropped (a restored game draws its board
+        again)."""
+        for publisher in list(self._by_channel.values()):
+            if publisher._task is not None:
+                publisher._task.cancel()
+
+    def __len__(self) -> int:
+        return len(self._by_channel)
