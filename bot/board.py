@@ -86,6 +86,7 @@ def lobby_board(
     max_players: int,
     options_text: str,
     closes_at_s: int | None,
+    computers: bool = False,
 ) -> Board:
     seated = len(names)
     embed = discord.Embed(title=f"{title} — lobby", colour=GAME_COLOUR)
@@ -110,6 +111,11 @@ def lobby_board(
         ),
         GameButton(channel_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
     ]
+    if computers:  # the host's: seats for computer players (bot/computers.py)
+        items += [
+            GameButton(channel_id, "add_computer", label="Add computer", emoji="🤖", row=1),
+            GameButton(channel_id, "remove_computer", label="Remove computer", row=1),
+        ]
     return Board(embed=embed, items=items)
 
 

@@ -18,6 +18,7 @@ from bot.gamecog import GameCog, message_link, reply_private
 from bot.gc_tuning import tune_garbage_collector
 from bot.metrics import Metrics
 from bot.publisher import Publishers
+from bot.rematch import PlayAgainButton
 from bot.sessions import SessionRegistry
 from bot.storage import Storage
 
@@ -75,7 +76,7 @@ class GameBot(commands.AutoShardedBot):
         from cogs.standings import ConfirmButton, StandingsCog
 
         self.storage = await Storage.open(self.config.database)
-        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton)
+        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton, PlayAgainButton)
         for cls in self._game_cog_classes:
             cog = cls(self)
             await self.add_cog(cog)

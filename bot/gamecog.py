@@ -20,22 +20,24 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
+from bot import computers
 from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.publisher import Publisher, release
 from bot.ratings import places
+from bot.rematch import invitation, with_play_again
 from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, SeatToken, Session
-from bot.storage import GameRecord, PlayerRecord
+from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
     from bot.client import GameBot
 
 log = logging.getLogger(__name__)
 
-LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel"})
+LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
@@ -135,7 +137,10 @@ class GameCog(commands.GroupCog):
 
     # ------------------------------------------------------------------ lobby
 
-    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    async def open_lobby(
+        self, interaction: discord.Interaction, options: dict[str, Any], *, invited: list[int] | None = None
+    ) -> None:
+        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_private(interaction, "Games are played in a server channel, not in DMs.")
             return
@@ -153,6 +158,7 @@ class GameCog(commands.GroupCog):
             players=[interaction.user.id],
             names={interaction.user.id: interaction.user.display_name},
             lobby_deadline=now + LOBBY_IDLE_MS,
+            invited=list(invited or ()),
         )
         try:
             self.bot.sessions.add(session)
@@ -179,7 +185,7 @@ class GameCog(commands.GroupCog):
 
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
-        return lobby_board(
+        board = lobby_board(
             title=self.title,
             channel_id=session.channel_id,
             host_name=session.names.get(session.host_id, "the host"),
@@ -188,7 +194,10 @@ class GameCog(commands.GroupCog):
             max_players=high,
             options_text=self.options_text(session.options),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
+            computers=self.kind in computers.POLICIES,
         )
+        board.content = invitation(session)
+        return board
 
     async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
         user = interaction.user
@@ -207,6 +216,10 @@ class GameCog(commands.GroupCog):
                     interaction, "lobby", "You are the host: press **Cancel** to close the lobby."
                 )
             session.players.remove(user.id)
+        elif press.name in ("add_computer", "remove_computer"):
+            refusal = self._seat_computer(interaction, session, add=press.name == "add_computer")
+            if refusal is not None:
+                return await self._refuse(interaction, "lobby", refusal)
         elif press.name in ("start", "cancel"):
             if user.id != session.host_id and not is_moderator(interaction):
                 return await self._refuse(
@@ -219,6 +232,25 @@ class GameCog(commands.GroupCog):
         await self._save(session)
         await self._publish(session, self._lobby(session), interaction)
         self._schedule(session)
+
+    def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
+        """Seat a computer player, or unseat the last one; the refusal to show, if any."""
+        if self.kind not in computers.POLICIES:
+            return f"{self.title} has no computer players."
+        if interaction.user.id != session.host_id and not is_moderator(interaction):
+            return "Only the host or a moderator can add or remove computer players."
+        seated = [user for user in session.players if computers.is_computer(user)]
+        if add:
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
+                return "This lobby is full."
+            user_id = computers.next_computer_id(session.players)
+            session.players.append(user_id)
+            session.names[user_id] = computers.computer_name(user_id)
+        elif not seated:
+            return "There is no computer player to remove."
+        else:
+            session.players.remove(seated[-1])
+        return None
 
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         count = len(session.players)
@@ -321,6 +353,7 @@ class GameCog(commands.GroupCog):
         presser: int | None = None,
     ) -> None:
         assert session.engine is not None
+        computers.observe(session, events)  # before the computers plan their next moves
         if session.engine.is_over:
             await self._finish(session, interaction)
         else:
@@ -458,7 +491,8 @@ class GameCog(commands.GroupCog):
         result = session.engine.result()
         await self._record(session, "finished", result)
         await self._forget(session)
-        await self._publish(session, self.render_final(session, result), interaction)
+        final = with_play_again(self.render_final(session, result), session.game_key)
+        await self._publish(session, final, interaction)
 
     async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> None:
         """End a lobby or a running game early; a game is recorded as abandoned."""
@@ -480,12 +514,14 @@ class GameCog(commands.GroupCog):
         finish = places(scores, result.winners, self.engine_cls.lower_score_wins) if result else None
         players = [
             PlayerRecord(
-                user_id=user_id,
+                # A computer seat is kept under the id no standing ranks, with its name.
+                user_id=FORMER_MEMBER if computers.is_computer(user_id) else user_id,
                 seat=seat,
                 score=scores[seat],
                 won=bool(result and seat in result.winners),
                 name=session.names.get(user_id),
                 place=finish[seat] if finish else None,
+                computer=computers.is_computer(user_id),
             )
             for seat, user_id in enumerate(session.players)
         ]
@@ -520,6 +556,7 @@ class GameCog(commands.GroupCog):
     # ------------------------------------------------------------------ saving and timers
 
     async def _save(self, session: Session) -> None:
+        self._plan_computers(session)  # saved with the state they follow from
         started = time.perf_counter()
         await self.bot.storage.save_session(
             session.guild_id, session.channel_id, session.kind, session.to_json(), now_ms()
@@ -551,13 +588,32 @@ class GameCog(commands.GroupCog):
         if timer is not None and timer is not asyncio.current_task() and not timer.done():
             timer.cancel()
 
+    def _plan_computers(self, session: Session) -> None:
+        if session.status == PLAYING and session.engine is not None and not session.engine.is_over:
+            computers.replan(session, now_ms())
+
+    def _computers_act(self, session: Session, now: int) -> list[Event]:
+        """The computer moves due by ``now``, each made at its own instant as if pressed then."""
+        assert session.engine is not None
+        events: list[Event] = []
+        for at, seat, action in computers.due(session, now):
+            if session.engine.is_over:
+                break
+            events += session.engine.advance(at)
+            # Overtaken by the time it came due: the next plan starts from the new state.
+            with contextlib.suppress(IllegalAction):
+                events += session.engine.apply(seat, action, at)
+        return events
+
     def _schedule(self, session: Session) -> None:
         self._cancel_timer(session)
         if session.status == LOBBY:
             deadline = session.lobby_deadline
         else:
             assert session.engine is not None
-            deadline = session.engine.next_deadline()
+            self._plan_computers(session)
+            moves = [computers.next_move_at(session), session.engine.next_deadline()]
+            deadline = min((d for d in moves if d is not None), default=None)
         if deadline is not None:
             session.timer = asyncio.create_task(self._run_timer(session, deadline))
 
@@ -578,7 +634,8 @@ class GameCog(commands.GroupCog):
                     self._schedule(session)
                 return
             assert session.engine is not None
-            events = session.engine.advance(now)
+            events = self._computers_act(session, now)
+            events += session.engine.advance(now)
             if not events and session.engine.next_deadline() == deadline:
                 # An engine that does not consume its own deadline would wake us forever.
                 log.error("%s engine in channel %s kept deadline %s", self.kind, session.channel_id, deadline)

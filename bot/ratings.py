@@ -19,9 +19,6 @@ MODEL = PlackettLuce()
 # A member is ranked on the rating board after this many rated games: before that σ is so wide
 # that μ − 3σ says little.
 MIN_RATED_GAMES = 3
-# Whether a game with a computer in a seat changes the humans' ratings. Computer seats are never
-# rated themselves; a server setting can later turn this on.
-RATE_GAMES_WITH_COMPUTERS = False
 
 
 @dataclass(frozen=True)
@@ -56,10 +53,11 @@ def places(scores: Sequence[int], winners: Sequence[int], lower_score_wins: bool
     return result
 
 
-def counts(computers: Sequence[bool]) -> bool:
+def counts(computers: Sequence[bool], *, computers_rated: bool = False) -> bool:
     """Whether a finished game with these seats changes ratings: at least two humans, and no
-    computer unless the server allows it (``RATE_GAMES_WITH_COMPUTERS``)."""
-    if any(computers) and not RATE_GAMES_WITH_COMPUTERS:
+    computer unless the server turned ``computers_rated`` on (/settings). Computer seats are
+    never rated themselves."""
+    if any(computers) and not computers_rated:
         return False
     return sum(not c for c in computers) >= 2
 

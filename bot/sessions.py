@@ -56,6 +56,15 @@ class Session:
     # Secret until the game ends: with the seed it makes the shuffle commitment (bot.engine.replay).
     # Empty for a session saved before commitments existed: its boards show none.
     salt: str = ""
+    # A rematch's lobby asks the finished game's players to join (bot/rematch.py): their ids.
+    invited: list[int] = field(default_factory=list)
+    # Computer seats' next moves (bot/computers.py): seat -> {"at": ms, "action": ...}, and how
+    # many plans were drawn (each plan's generator is seeded from the seed, seat and this count).
+    plans: dict[int, dict[str, Any]] = field(default_factory=dict)
+    planned: int = 0
+    # What each Kabuki computer seat remembers of the public placements: seat -> stacks of card
+    # ids, bottom to top, -1 for a mask it forgot (bot.games.kabuki.players.ComputerPlayer).
+    memories: dict[int, list[list[int]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
@@ -84,6 +93,9 @@ class Session:
         user_id = self.players[seat]
         return self.names.get(user_id, f"Player {seat + 1}")
 
+    def computer_seats(self) -> list[int]:
+        return [seat for seat, user in enumerate(self.players) if user < 0]
+
     def seat_names(self) -> list[str]:
         return [self.name_of(seat) for seat in range(len(self.players))]
 
@@ -106,6 +118,10 @@ class Session:
             "engine": self.engine.to_json() if self.engine is not None else None,
             "extra": self.extra,
             "salt": self.salt,
+            "invited": self.invited,
+            "plans": {str(seat): plan for seat, plan in self.plans.items()},
+            "planned": self.planned,
+            "memories": {str(seat): stacks for seat, stacks in self.memories.items()},
         }
 
     @classmethod
@@ -129,6 +145,10 @@ class Session:
             engine=engine_cls.from_json(engine_state) if engine_state is not None else None,
             extra=dict(data.get("extra") or {}),
             salt=str(data.get("salt", "")),
+            invited=[int(user) for user in data.get("invited", ())],
+            plans={int(seat): dict(plan) for seat, plan in (data.get("plans") or {}).items()},
+            planned=int(data.get("planned", 0)),
+            memories={int(seat): stacks for seat, stacks in (data.get("memories") or {}).items()},
         )
 
 

@@ -173,7 +173,10 @@ def rating_lines(ratings: list[MemberRating]) -> list[str]:
 HELP_TEXT = """\
 **Start a game** in any channel or thread (one game per channel):
 {new_commands}
-A lobby appears: players press **Join**, the host presses **Start**.
+A lobby appears: players press **Join**, the host presses **Start**. The final board's \
+**Play again** opens a new lobby with the same game and options, hosted by whoever pressed it, \
+and asks the last game's players to join. In a lobby the host can **Add computer** (🤖, \
+never ranked; their games change no rating) to fill empty seats, even all but their own.
 
 **During a game**
 `/board` — post the board again at the bottom of the channel
@@ -189,6 +192,7 @@ or all time
 `/stats [member]` — games, wins, scores and rating per game
 `/season new name:` — archive this season's standings, everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
+`/settings [computers-rated:]` — whether games with computer players change ratings (Manage Server)
 `/rules game:` — how a game is played here
 `/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
 channel, or one of your recent games)

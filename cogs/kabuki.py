@@ -43,6 +43,9 @@ privately, and if you lose the race you are told privately who beat you and by h
 • **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
 and the board says so.
 • Only the active player's stack buttons work; the placer cannot Stop! their own card.
+• **Computer players** (🤖, seated by the host in the lobby) remember what they saw placed, \
+forget a buried mask now and then as people do, and press Stop! on a match they remember after \
+a human reaction (0.4–1.2 s); they think 1.5–4 s before placing.
 """
 
 

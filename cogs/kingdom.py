@@ -57,6 +57,8 @@ legal targets (King holders never). Cards you receive and the Thief's look reach
 a power you receive after your own turn cannot be used that round. \
 An idle player stands when the turn timer runs out (default 60 s). \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
+**Computer players** (🤖, seated by the host in the lobby) see only their own card, their Thief \
+peek and the cards shown face up, and think 2–5 s before acting.
 """
 
 
@@ -126,6 +128,8 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             target = action.get("target")
             if action["type"] not in GIVES_TARGET_A_CARD or target is None or view["seats"][target]["acted"]:
                 continue
+            if session.players[target] < 0:
+                continue  # a computer reads its card from its view: nobody to tell
             last = session.last_interaction.get(target)
             if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
                 notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")

@@ -85,7 +85,9 @@ class MasksCog(
         "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
         "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no).\n"
         f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
-        "reveal then waits for the loser's second slap."
+        "reveal then waits for the loser's second slap.\n"
+        "**Computer players** (🤖, seated by the host in the lobby) cannot watch the Mime: as guessers "
+        "they slap a free tile at random after 1.2–3.5 s; as the Mime they let the guess timer run."
     )
 
     async def cog_load(self) -> None:

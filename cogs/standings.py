@@ -1,4 +1,5 @@
-"""Seasons and members' data: /season new, /season list, /standings reset, /privacy, /forget-me.
+"""Seasons, members' data and server settings: /season new, /season list, /standings reset,
+/privacy, /forget-me, /settings.
 
 Each command that removes or archives something asks first, privately, with a Confirm button.
 The buttons are ``DynamicItem`` s, so a confirmation still works after a restart; the
@@ -34,6 +35,8 @@ the time, your score and whether you won.
 • **Ratings**: per server, game and season (and all time), your skill rating (two numbers, μ \
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
+• **Server settings**: the switches of `/settings` (whether games with computer players are \
+rated), per server; nothing about members.
 • **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
 seat number only: no user id or name. They go with their game when this server's standings are \
 reset.
@@ -50,7 +53,7 @@ recorded when it ends, so ask again after it.
 A member with **Manage Server** can `/standings reset` this server: every finished game, rating \
 and season here is deleted.
 Ratings rank members after {MIN_RATED_GAMES} rated games; games with computer players do not \
-change them.
+change them unless the server turned `/settings computers-rated` on.
 """
 
 
@@ -198,6 +201,33 @@ class StandingsCog(commands.Cog):
             "Delete **every** finished game, rating and season of this server? This cannot be undone. "
             "Games in progress are not affected.",
             view=_ask("reset", interaction.user.id),
+        )
+
+    @app_commands.command(name="settings", description="This server's settings (Manage Server).")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(computers_rated="computers-rated")
+    @app_commands.describe(
+        computers_rated="Whether games with computer players change the human players' ratings"
+    )
+    async def settings(self, interaction: discord.Interaction, computers_rated: bool | None = None) -> None:
+        assert interaction.guild_id is not None
+        if not _can_manage(interaction):
+            return await reply_private(interaction, "Only a member with Manage Server can change settings.")
+        storage = self.bot.storage
+        if computers_rated is not None:
+            await storage.set_computers_rated(interaction.guild_id, computers_rated)
+        current = await storage.settings(interaction.guild_id)
+        rated = (
+            "games with computer players **change** the human players' ratings"
+            if current.computers_rated
+            else "games with computer players **do not change** anyone's rating"
+        )
+        changed = "Saved. " if computers_rated is not None else ""
+        await reply_private(
+            interaction,
+            f"{changed}computers-rated: **{'on' if current.computers_rated else 'off'}**: {rated} "
+            "(from the next game recorded). Computer players are never rated nor ranked themselves.",
         )
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")

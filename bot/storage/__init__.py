@@ -78,6 +78,22 @@ class GameRecord:
     # A finished game's record (bot.replays): stored with it, compressed, for /replay and verify.
     log: Mapping[str, Any] | None = None
 
+    @property
+    def had_computers(self) -> bool:
+        """Whether a computer player sat in the game: then it rates nobody unless the server
+        allows it (``bot.ratings.counts``), and the computers' seats are stored under
+        ``FORMER_MEMBER``, which no leaderboard ranks."""
+        return any(p.computer for p in self.players)
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """What a rematch needs of a recorded game: its game, options and seated members."""
+
+    kind: str
+    options: Mapping[str, Any]
+    user_ids: Sequence[int]  # by seat; FORMER_MEMBER for a forgotten member or a computer seat
+
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -140,6 +156,13 @@ class KindStats:
     total_score: int
     best_score: int | None
     abandoned: int
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's switches (/settings); a server that never set one has these defaults."""
+
+    computers_rated: bool = False  # games with a computer seat change the humans' ratings
 
 
 @dataclass(frozen=True)
@@ -242,6 +265,15 @@ class Storage(ABC):
     async def seasons(self, guild_id: int) -> list[Season]:
         """The server's archived seasons, newest first."""
 
+    # ----------------------------------------------------------------- server settings
+
+    @abstractmethod
+    async def settings(self, guild_id: int) -> GuildSettings: ...
+
+    @abstractmethod
+    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+        """Whether this server's games with a computer seat change the humans' ratings from now on."""
+
     # ----------------------------------------------------------------- members' data
 
     @abstractmethod
@@ -267,6 +299,10 @@ class Storage(ABC):
     async def game_log(self, guild_id: int, game_key: str) -> StoredGame | None:
         """One finished game of this server with its record, or None."""
 
+    @abstractmethod
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        """One recorded game of this server (finished or abandoned) with its seats, or None."""
+
 
 def season_key(name: str) -> str:
     """Season names are unique per server whatever their case."""
@@ -276,15 +312,17 @@ def season_key(name: str) -> str:
 RatingRow = tuple[int, int, float, float, float, float, int, int]
 
 
-def rating_rows(record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]]) -> list[RatingRow]:
+def rating_rows(
+    record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]], *, computers_rated: bool = False
+) -> list[RatingRow]:
     """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
     wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
     (μ, σ, games, wins). Nothing for an abandoned game, one without places, or one that does not
-    count (``bot.ratings.counts``: computers, fewer than two humans)."""
+    count (``bot.ratings.counts``: computers unless ``computers_rated``, fewer than two humans)."""
     seats = record.players
     if record.outcome != "finished" or any(p.place is None for p in seats):
         return []
-    if not counts([p.computer for p in seats]):
+    if not counts([p.computer for p in seats], computers_rated=computers_rated):
         return []
     humans = [p for p in seats if not p.computer]
     rows: list[RatingRow] = []

@@ -16,8 +16,10 @@ from bot.storage import (
     FORMER_MEMBER,
     RUNNING_SEASON,
     GameRecord,
+    GuildSettings,
     KindStats,
     MemberRating,
+    PastGame,
     Season,
     Shards,
     Standing,
@@ -112,6 +114,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_user ON ratings (user_id);
     CREATE INDEX game_players_user ON game_players (user_id);
+    """,
+    """
+    CREATE TABLE guild_settings (
+        guild_id        BIGINT  PRIMARY KEY,
+        computers_rated BOOLEAN NOT NULL DEFAULT FALSE
+    );
     """,
 )
 
@@ -298,7 +306,11 @@ class PostgresStorage(Storage):
             [RUNNING_SEASON, ALL_TIME],
             sorted({p.user_id for p in record.players}),
         )
-        rows = rating_rows(record, {(int(r[0]), int(r[1])): tuple(r)[2:] for r in found})
+        rated = await conn.fetchval(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = $1", record.guild_id
+        )
+        current = {(int(r[0]), int(r[1])): tuple(r)[2:] for r in found}
+        rows = rating_rows(record, current, computers_rated=bool(rated))
         if rows:
             await conn.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
 
@@ -412,6 +424,19 @@ class PostgresStorage(Storage):
         kind, channel, ended, data, names = row
         return StoredGame(game_key, kind, int(channel), int(ended), list(names), unpack_log(data))
 
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        row = await self._pool.fetchrow(
+            "SELECT g.kind, g.options, "
+            "ARRAY(SELECT p.user_id FROM game_players p WHERE p.game_id = g.id AND p.guild_id = $1 "
+            "ORDER BY p.seat) FROM games g WHERE g.guild_id = $1 AND g.game_key = $2",
+            guild_id,
+            game_key,
+        )
+        if row is None:
+            return None
+        kind, options, users = row
+        return PastGame(kind, json.loads(options), [int(user) for user in users])
+
     async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
         rows = await self._pool.fetch(
             "SELECT kind, season_id, mu, sigma, prev_mu, prev_sigma, games, wins FROM ratings "
@@ -453,6 +478,22 @@ class PostgresStorage(Storage):
             guild_id,
         )
         return [Season(int(i), n, int(e)) for i, n, e in rows]
+
+    # ----------------------------------------------------------------- server settings
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        rated = await self._pool.fetchval(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return GuildSettings(computers_rated=bool(rated))
+
+    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+        await self._pool.execute(
+            "INSERT INTO guild_settings (guild_id, computers_rated) VALUES ($1, $2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET computers_rated = excluded.computers_rated",
+            guild_id,
+            rated,
+        )
 
     # ----------------------------------------------------------------- members' data
 

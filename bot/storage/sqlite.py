@@ -20,8 +20,10 @@ from bot.storage import (
     FORMER_MEMBER,
     RUNNING_SEASON,
     GameRecord,
+    GuildSettings,
     KindStats,
     MemberRating,
+    PastGame,
     Season,
     Shards,
     Standing,
@@ -114,6 +116,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_user ON ratings (user_id);
     CREATE INDEX game_players_user ON game_players (user_id);
+    """,
+    # Per-server switches set with /settings; a server without a row has the defaults.
+    """
+    CREATE TABLE guild_settings (
+        guild_id        INTEGER PRIMARY KEY,
+        computers_rated INTEGER NOT NULL DEFAULT 0
+    );
     """,
 )
 
@@ -316,7 +325,11 @@ class SqliteStorage(Storage):
             (record.guild_id, record.kind, RUNNING_SEASON, ALL_TIME, *users),
         ) as cur:
             current = {(int(s), int(u)): rest async for s, u, *rest in cur}
-        rows = rating_rows(record, current)
+        async with self._db.execute(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = ?", (record.guild_id,)
+        ) as cur:
+            setting = await cur.fetchone()
+        rows = rating_rows(record, current, computers_rated=bool(setting and setting[0]))
         if rows:
             await self._db.executemany(UPSERT_RATING, [(record.guild_id, record.kind, *row) for row in rows])
 
@@ -436,6 +449,21 @@ class SqliteStorage(Storage):
         gid, kind, channel, ended, data = row
         return StoredGame(game_key, kind, int(channel), int(ended), await self._names(gid), unpack_log(data))
 
+    async def past_game(self, guild_id: int, game_key: str) -> PastGame | None:
+        async with self._db.execute(
+            "SELECT id, kind, options FROM games WHERE guild_id = ? AND game_key = ?", (guild_id, game_key)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        gid, kind, options = row
+        async with self._db.execute(
+            "SELECT user_id FROM game_players WHERE game_id = ? AND guild_id = ? ORDER BY seat",
+            (gid, guild_id),
+        ) as cur:
+            users = [int(user) async for (user,) in cur]
+        return PastGame(kind, json.loads(options), users)
+
     async def _names(self, game_id: int) -> list[str | None]:
         async with self._db.execute(
             "SELECT name FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)
@@ -482,6 +510,24 @@ class SqliteStorage(Storage):
             (guild_id,),
         ) as cur:
             return [Season(int(i), n, int(e)) async for i, n, e in cur]
+
+    # ----------------------------------------------------------------- server settings
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        async with self._db.execute(
+            "SELECT computers_rated FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return GuildSettings(computers_rated=bool(row and row[0]))
+
+    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+        await self._change(
+            (
+                "INSERT INTO guild_settings (guild_id, computers_rated) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET computers_rated = excluded.computers_rated",
+                (guild_id, int(rated)),
+            )
+        )
 
     # ----------------------------------------------------------------- members' data
 

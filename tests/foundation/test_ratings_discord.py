@@ -194,6 +194,23 @@ async def test_privacy_says_what_is_kept_and_how_to_remove_it(world):
         assert words in text
 
 
+async def test_only_manage_server_switches_whether_games_with_computers_are_rated(world, simcord_env):
+    # A server may allow the command to anyone: the bot checks the permission itself.
+    command = simcord_env.backend.find_command("settings", None)
+    world.guild.set_command_permissions(int(command["id"]), {world.members[0]: True})
+    refused = await world.members[0].slash(world.channel, "settings", **{"computers-rated": True})
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    storage = simcord_env.bot.storage
+    assert not (await storage.settings(world.guild.id)).computers_rated
+    boss = admin(world)
+    shown = await boss.slash(world.channel, "settings")
+    assert shown.ephemeral and "computers-rated: **off**" in shown.response.content
+    saved = await boss.slash(world.channel, "settings", **{"computers-rated": True})
+    assert saved.ephemeral and "computers-rated: **on**" in saved.response.content
+    assert (await storage.settings(world.guild.id)).computers_rated
+    assert not any(m.content and "computers-rated" in m.content for m in world.channel.history())
+
+
 async def test_a_leaderboard_button_from_before_sorts_still_pages_by_wins(world, simcord_env):
     from bot.storage import GameRecord, PlayerRecord
 

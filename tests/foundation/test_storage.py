@@ -333,3 +333,11 @@ async def test_recent_games_are_newest_first_by_channel_or_member_and_only_those
     ]
     listed = (await storage.recent_games(GUILD, limit=1))[0]
     assert listed.log is None and list(listed.names) == ["member 2", "member 3"]
+
+
+async def test_a_past_game_gives_its_game_options_and_seats_in_order_within_its_server_only(storage):
+    await storage.record_game(game("k1", {30: 1, 10: 2, 20: 0}))
+    past = await storage.past_game(GUILD, "k1")
+    assert (past.kind, dict(past.options), list(past.user_ids)) == ("tap", {"target": 3}, [30, 10, 20])
+    assert await storage.past_game(GUILD + 1, "k1") is None
+    assert await storage.past_game(GUILD, "nope") is None

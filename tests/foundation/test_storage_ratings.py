@@ -71,6 +71,34 @@ async def test_abandoned_games_games_without_places_and_games_with_computers_cha
     assert await storage.ratings_of(GUILD, 1) == []
 
 
+async def test_a_server_that_rates_games_with_computers_rates_the_humans_and_never_the_computer(storage):
+    def with_computer(key: str, guild: int = GUILD) -> GameRecord:
+        humans = game(key, [1, 2], guild=guild).players
+        cpu = PlayerRecord(FORMER_MEMBER, 2, 0, False, "🤖 Robo 1", place=3, computer=True)
+        return GameRecord(key, guild, 5, "tap", {}, 1, 1, 2, "finished", [*humans, cpu])
+
+    assert not (await storage.settings(GUILD)).computers_rated  # off until a server turns it on
+    await storage.record_game(with_computer("off"))
+    assert await storage.ratings_of(GUILD, 1) == []
+    await storage.set_computers_rated(GUILD, True)
+    assert (await storage.settings(GUILD)).computers_rated
+    assert not (await storage.settings(OTHER)).computers_rated  # one server's switch only
+    await storage.record_game(with_computer("on"))
+    await storage.record_game(with_computer("other", guild=OTHER))
+    # Rated among the three seats' places, the humans first and second.
+    expected = update([NEW, NEW], [1, 2])
+    assert [rating_of(await storage.ratings_of(GUILD, u)).rating for u in (1, 2)] == expected
+    assert await storage.ratings_of(GUILD, FORMER_MEMBER) == []
+    assert await storage.ratings_of(OTHER, 1) == []
+    for n in range(MIN_RATED_GAMES):
+        await storage.record_game(replace(with_computer(f"more{n}"), ended_at=3000 + n))
+    rows, _ = await storage.leaderboard(GUILD, "tap", sort="rating")
+    assert [r.user_id for r in rows] == [1, 2]
+    await storage.set_computers_rated(GUILD, False)
+    await storage.record_game(replace(with_computer("off again"), ended_at=9000))
+    assert rating_of(await storage.ratings_of(GUILD, 1)).games == 1 + MIN_RATED_GAMES
+
+
 async def test_the_rating_board_ranks_by_mu_minus_three_sigma_after_enough_games(storage):
     # user 1 wins every game, 3 always comes last, 2 in between; 4 played once only.
     for n in range(MIN_RATED_GAMES):

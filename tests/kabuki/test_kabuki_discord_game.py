@@ -95,7 +95,8 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     board = world.board()
     text = embed_text(board)
     assert "final scores" in text.lower() and "Winner: **bob**" in text
-    assert not board.components  # no buttons on a finished game
+    # no game buttons on a finished game: only Play again
+    assert [c.label for row in board.components for c in row.children] == ["Play again"]
     # seat 0 lost everything each round; bob caught 3 each time, carol 2.
     rows, _ = await table.env.bot.storage.leaderboard(world.guild.id, "kabuki", lower_score_wins=False)
     scores = {row.user_id: (row.score, row.wins) for row in rows}

@@ -83,7 +83,7 @@ async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(
     winners = engine.result().winners
     for seat in winners:
         assert f"**{NAMES[seat]}**" in final.description.split("\n")[0]
-    assert world.channel.last_message.components == []
+    assert [c.label for row in world.channel.last_message.components for c in row.children] == ["Play again"]
     rows = await standings(world)
     for seat, member in enumerate(members):
         assert rows[member.id].score == engine.tokens[seat]

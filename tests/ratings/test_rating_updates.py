@@ -150,3 +150,5 @@ def test_only_games_of_at_least_two_humans_without_computers_are_rated():
     assert counts([False, False])
     assert not counts([False])
     assert not counts([False, False, True])  # until a server turns on rating with computers
+    assert counts([False, False, True], computers_rated=True)
+    assert not counts([False, True], computers_rated=True)  # one human still has no one to beat

@@ -1,0 +1,179 @@
+"""Computer players in empty seats: who they are, and what each does next.
+
+A computer seat's user id is negative (-1, -2, ...; Discord ids are positive), so a session, its
+JSON and every seat lookup need nothing new, and its name says what it is ("🤖 Robo 1").
+
+What a computer does is ``plan``: a pure function of the seat's own ``view`` and legal actions
+(exactly what that seat's buttons and private messages could show a person, never the engine's
+hidden state), what it remembers of the public events (Kabuki only: ``observe``) and a seeded
+generator, returning the action and how long a person would take to
+make it (a think time on turns, a reaction time for races). The session layer keeps each plan
+with the session, so a restart carries it over, and applies it through its timer as if pressed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.engine.protocol import Event
+from bot.games.kabuki.players import ComputerPlayer, Temper
+from bot.games.kingdom.cards import THIEF
+from bot.games.kingdom.players import worth
+
+Action = dict[str, Any]
+Plan = tuple[int, Action]  # (delay in ms, the action)
+Memory = list[list[int]]  # a Kabuki computer's remembered stacks (bot.games.kabuki.players)
+Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random, Memory | None], Plan | None]
+
+COMPUTER_EMOJI = "🤖"
+
+
+def is_computer(user_id: int) -> bool:
+    return user_id < 0
+
+
+def next_computer_id(players: Sequence[int]) -> int:
+    return min([0, *players]) - 1
+
+
+def computer_name(user_id: int) -> str:
+    return f"{COMPUTER_EMOJI} Robo {-user_id}"
+
+
+# Like a person at the table: most placements are remembered, some buried masks are not, and a
+# Stop! on a match it remembers comes after a human reaction, well inside the default 3 s grace.
+KABUKI_TEMPER = Temper(memory=0.8, reaction_ms=(400, 1200))
+
+
+def _kabuki_memory(seat: int, seed: int, memory: Memory | None) -> ComputerPlayer:
+    player = ComputerPlayer(seat, seed, KABUKI_TEMPER)
+    if memory:
+        player.stacks = [list(stack) for stack in memory]
+    return player
+
+
+def _kabuki(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """Presses Stop! when the card just placed matches one it remembers under it on that stack;
+    otherwise places the card on show where it remembers the fewest copies (and forgot least)."""
+    player = _kabuki_memory(view["seat"], rng.getrandbits(64), memory)
+    window = view.get("stop_window")
+    stops = [a for a in legal if a["type"] == "stop"]
+    if stops and window is not None:
+        delay = player.stop_delay(window["placer"], window["stack"])
+        if delay is not None:
+            return delay, stops[0]
+    places = {a["stack"]: a for a in legal if a["type"] == "place"}
+    current = view.get("current")
+    if not places or current is None:
+        return None
+    return rng.randint(1500, 4000), places[player.choose_stack(current["card"])]
+
+
+def observe(session: Any, events: Sequence[Event]) -> None:
+    """Each Kabuki computer seat learns from the public events alone (what anyone at the table
+    saw placed or revealed), forgetting as the simulator's players do; kept with the session."""
+    public = [event for event in events if event.to is None]
+    if session.kind != "kabuki" or not public:
+        return
+    for seat in session.computer_seats():
+        seed = random.Random(f"{session.seed}:{seat}:seen:{session.planned}").getrandbits(64)
+        player = _kabuki_memory(seat, seed, session.memories.get(seat))
+        player.observe_all(public)
+        session.memories[seat] = player.stacks
+
+
+def _masks(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """A guesser slaps a free tile. A computer cannot watch the Mime act, so any free tile is as
+    good a guess as another; a computer Mime cannot act a face out and lets the guess timer (or
+    the guessers) end its turn."""
+    slaps = [a for a in legal if a["type"] == "slap"]
+    if not slaps:
+        return None
+    return rng.randint(1200, 3500), rng.choice(slaps)
+
+
+def _kingdom(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """The simulator's simple player (``bot.games.kingdom.players.SimplePlayer``), read off the
+    seat's own view: its card, its Thief peek and the cards shown face up."""
+    if not legal:
+        return None
+    if legal[0]["type"] == "next":
+        # Anyone may start the next round: leave the people at the table time to read the reveal.
+        return rng.randint(8000, 12000), legal[0]
+    me = view["me"]
+    think = rng.randint(2000, 5000)
+    if len(legal) == 1:
+        return think, legal[0]
+    shown = {s["shown"]["char"] for s in view["seats"] if s["shown"]}
+    if me["peek"] is not None:
+        take = worth(me["peek"]["char"], shown) > worth(THIEF, shown)
+        return think, legal[0] if take else legal[1]
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    mine = worth(me["card"]["char"], shown)
+    for power in ("trader", "thief", "bard"):
+        if power in by_type and rng.random() < 0.5:
+            return think, rng.choice(by_type[power])
+    if mine >= 7:
+        return think, by_type["stand"][0]
+    for kind in ("dragon", "exchange", "cut"):
+        if kind in by_type:
+            return think, by_type[kind][0]
+    return think, by_type["stand"][0]
+
+
+POLICIES: dict[str, Policy] = {"kabuki": _kabuki, "masks": _masks, "kingdom": _kingdom}
+
+
+def plan(
+    kind: str,
+    view: Mapping[str, Any],
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory | None = None,
+) -> Plan | None:
+    """What a computer in a ``kind`` game does next and after how long, or None to wait."""
+    return POLICIES[kind](view, legal, rng, memory)
+
+
+# ---------------------------------------------------------------------- plans kept in a session
+
+
+def replan(session: Any, now: int) -> None:
+    """Give each computer seat of a running game its next move: a plan still legal is kept (a
+    think already under way goes on), any other is drawn afresh from the seat's own view."""
+    engine = session.engine
+    for seat in session.computer_seats():
+        legal = engine.legal_actions(seat)
+        kept = session.plans.get(seat)
+        if kept is not None and kept["action"] in legal:
+            continue
+        session.plans.pop(seat, None)
+        if not legal:
+            continue
+        rng = random.Random(f"{session.seed}:{seat}:{session.planned}")
+        session.planned += 1
+        made = plan(session.kind, engine.view(seat), legal, rng, session.memories.get(seat))
+        if made is not None:
+            session.plans[seat] = {"at": now + made[0], "action": made[1]}
+
+
+def next_move_at(session: Any) -> int | None:
+    return min((p["at"] for p in session.plans.values()), default=None)
+
+
+def due(session: Any, now: int) -> list[tuple[int, int, Action]]:
+    """The plans due by ``now`` as (at, seat, action), earliest first, taken out of the session."""
+    ready = sorted((p["at"], seat, p["action"]) for seat, p in session.plans.items() if p["at"] <= now)
+    for _, seat, _ in ready:
+        del session.plans[seat]
+    return ready

@@ -1,0 +1,148 @@
+"""Computer players in empty seats, end to end: one human and computers play a whole game of each
+title through SimCord, across a restart, and only the human is recorded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_lobby import field
+
+from bot import computers
+from bot.games.kabuki.engine import KabukiEngine
+from bot.games.kingdom.engine import KingdomEngine
+from bot.games.masks.engine import MasksEngine
+from bot.sessions import PLAYING
+from cogs.kabuki import KabukiCog
+from cogs.kingdom import KingdomCog
+from cogs.masks import MasksCog
+
+COGS = [KabukiCog, MasksCog, KingdomCog]
+# Computers think for at least 1.2 s: a shorter settle would let their timers run in real time.
+pytestmark = pytest.mark.simcord(settle_timeout=0.5)
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(COGS)
+
+
+def labels(message) -> list[str]:
+    return [c.label for row in message.components for c in row.children]
+
+
+# Short timers: the human never presses, so their turns pass on the game's own timers.
+GAMES = {
+    "kabuki": {"grace": 0, "turn_timer": 10, "reveal": 1},
+    "masks": {"guess_seconds": 5},
+    "kingdom": {"length": 2, "timer": 10},
+}
+
+
+async def open_with_computers(world, kind: str, computers_wanted: int):
+    human = world.members[0]
+    await human.slash(world.channel, f"{kind} new", **GAMES[kind])
+    for _ in range(computers_wanted):
+        await human.click(world.board(), label="Add computer")
+    return human
+
+
+async def test_the_host_seats_and_unseats_computer_players_by_name(world):
+    alice, bob = world.members[:2]
+    await open_with_computers(world, "kingdom", 2)
+    assert field(world.board(), "Players (3/16)") == "1. alice\n2. 🤖 Robo 1\n3. 🤖 Robo 2"
+    assert "Add computer" in labels(world.board()) and "Remove computer" in labels(world.board())
+    refused = await bob.click(world.board(), label="Add computer")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    await alice.click(world.board(), label="Remove computer")
+    await bob.click(world.board(), label="Join")
+    assert field(world.board(), "Players") == "1. alice\n2. 🤖 Robo 1\n3. bob"
+    await alice.click(world.board(), label="Remove computer")
+    none_left = await alice.click(world.board(), label="Remove computer")
+    assert none_left.ephemeral and "no computer player" in none_left.response.content
+    assert field(world.board(), "Players") == "1. alice\n2. bob"
+
+
+async def test_computers_fill_the_lobby_only_up_to_the_game_s_maximum(world):
+    alice = world.members[0]
+    await open_with_computers(world, "masks", 7)  # Monster Masks seats 3–8
+    full = await alice.click(world.board(), label="Add computer")
+    assert full.ephemeral and "full" in full.response.content
+    assert field(world.board(), "Players (8/8)").count("🤖") == 7
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
+    world, simcord_env, restart_bot, kind
+):
+    human = await open_with_computers(world, kind, 2)
+    await human.click(world.board(), label="Start")
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert session.status == PLAYING and session.players[1:] == [-1, -2]
+    assert "🤖 Robo 1" in str(world.board().embeds[0].to_dict())  # named on the board
+    restarted = False
+    for step in range(2000):
+        session = simcord_env.bot.sessions.get(world.channel.id)
+        if session is None:
+            break
+        if not restarted and step >= 5 and session.plans:
+            # The computers' next moves are saved with the game, so the restart keeps them.
+            saved = (await simcord_env.bot.storage.load_sessions())[0]
+            assert saved["plans"] and {int(k): v for k, v in saved["plans"].items()} == session.plans
+            await restart_bot(COGS)
+            restarted = True
+        await simcord_env.advance_time(3)
+    assert restarted and simcord_env.bot.sessions.get(world.channel.id) is None
+    final = world.board()
+    assert labels(final) == ["Play again"]
+    storage = simcord_env.bot.storage
+    assert await storage.game_count(world.guild.id, kind) == 1
+    rows, total = await storage.leaderboard(world.guild.id, kind)
+    assert total == 1 and [r.user_id for r in rows] == [human.id]  # computers are never ranked
+    past = (await storage.recent_games(world.guild.id))[0]
+    assert list(past.names) == ["alice", "🤖 Robo 1", "🤖 Robo 2"]
+
+
+ENGINES = {"kabuki": KabukiEngine, "masks": MasksEngine, "kingdom": KingdomEngine}
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_a_computer_s_move_depends_only_on_what_its_seat_may_see(kind):
+    """Over many states: the plan is drawn from view(seat) and the seat's legal actions alone.
+    Two games from different seeds in which the seat sees the same thing would plan alike; here
+    the policy is handed a view with every hidden field the engine keeps scrambled away, which
+    it could not read even if it tried: the view is all it gets."""
+    engine_cls = ENGINES[kind]
+    options = {"kingdom": {"turn_ms": 0}, "masks": {}, "kabuki": {"grace_ms": 0}}[kind]
+    for seed in range(20):
+        engine = engine_cls.new(4, seed, options, 0)
+        now = 0
+        for step in range(40):
+            if engine.is_over:
+                break
+            moved = False
+            for seat in range(4):
+                legal = engine.legal_actions(seat)
+                if not legal:
+                    continue
+                view = engine.view(seat)
+                made = computers.plan(kind, view, legal, random.Random(step))
+                # The same view and legal actions give the same plan, whatever else the engine holds.
+                assert made == computers.plan(kind, view, legal, random.Random(step))
+                if made is None:
+                    continue
+                delay, action = made
+                assert action in legal and delay >= 1000  # human-like: no instant moves
+                deadline = engine.next_deadline()
+                if deadline is not None and now + delay >= deadline:
+                    break  # time runs out first
+                now += delay
+                engine.apply(seat, action, now)
+                moved = True
+                break
+            if not moved:
+                deadline = engine.next_deadline()
+                if deadline is None:
+                    break
+                now = max(now, deadline)
+                engine.advance(now)
