@@ -574,14 +574,16 @@ class GameCog(commands.GroupCog):
         return session
 
     async def _resume(self, session: Session) -> None:
-        """A restored game goes on: deadlines passed meanwhile fire, the board is drawn again (an
-        edit may have been waiting when the process stopped) and the timer is set; a game stopped
-        between its last action and its recording is finished."""
+        """A restored game goes on: computer moves and deadlines due meanwhile happen, the board
+        is drawn again (an edit may have been waiting when the process stopped) and the timer is
+        set; a game stopped between its last action and its recording is finished."""
         await self.bot.wait_until_ready()
         async with session.lock:
             if self._alive(session, PLAYING):
                 assert session.engine is not None
-                await self._after_change(session, session.engine.advance(now_ms()))
+                now = now_ms()
+                events = [] if session.engine.is_over else self._computers_act(session, now)
+                await self._after_change(session, events + session.engine.advance(now))
 
     def _cancel_timer(self, session: Session) -> None:
         timer, session.timer = session.timer, None

@@ -57,30 +57,32 @@ async def card_panel(env: Any, channel: Any, member: Any) -> Any:
 
 async def press(env: Any, channel: Any, member: Any, action: dict[str, Any]) -> Any:
     """Press the component for ``action`` (an entry of ``legal_actions``): on the board, or for
-    a power on the member's card panel (opened first with My card)."""
+    a power on the member's card panel (opened first with My card). Returns once the board shows
+    the press's outcome."""
     engine = engine_of(env, channel)
     kind, custom_id, value = component_for(action, engine.version, channel.id)
     custom_id = bound(env, channel, custom_id)
     if action["type"] in POWERS:
         message = await card_panel(env, channel, member)
     else:
-        message = await board_showing(env, channel, member, custom_id)
-    if kind == "select":
-        return await member.select(message, [value], custom_id=custom_id)
-    return await member.click(message, custom_id=custom_id)
-
-
-async def board_showing(env: Any, channel: Any, member: Any, custom_id: str) -> Any:
-    """The board once it offers ``custom_id``. Board edits made by REST (after a power played on
-    a card panel) take turns, 5 per 5 s in a channel, and SimCord's clock stands still between
-    clicks: a quick run of powers leaves the board behind until that much time has passed."""
-    for _ in range(10):
         message = board_of(env, channel, member)
-        ids = [c.get("custom_id") for row in stored(env, message).components for c in row["components"]]
-        if custom_id in ids:
-            break
+    if kind == "select":
+        result = await member.select(message, [value], custom_id=custom_id)
+    else:
+        result = await member.click(message, custom_id=custom_id)
+    await board_caught_up(env, channel)
+    return result
+
+
+async def board_caught_up(env: Any, channel: Any) -> None:
+    """Let time pass until no board edit is waiting. Edits made by REST (after a power played on a
+    card panel) take turns, 5 per 5 s in a channel, and SimCord's clock stands still between
+    clicks: a quick run of powers would leave the board behind, as players' own time does not."""
+    for _ in range(12):
+        publisher = env.bot.publishers.get(channel.id)
+        if publisher is None or publisher.waiting is None:
+            return
         await env.advance_time(0.5)
-    return message
 
 
 def bound(env: Any, channel: Any, custom_id: str) -> str:
