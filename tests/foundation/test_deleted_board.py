@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
+from test_sessions import start_tap
+
 DELETED = "was deleted"
-
-
-async def start_tap(world, players=2, **options):
-    host = world.members[0]
-    await host.slash(world.channel, "tap new", **options)
-    for member in world.members[1:players]:
-        await member.click(world.board(), label="Join")
-    await host.click(world.board(), label="Start")
-    return world.board()
 
 
 def boards(world) -> list:

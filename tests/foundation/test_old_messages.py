@@ -6,18 +6,10 @@ import copy
 import uuid
 
 import pytest
+from test_sessions import start_tap
 
 from bot.components import MAX_ID, bound_id, button_id, select_id
 from bot.sessions import Session
-
-
-async def start_tap(world, players=2, **options):
-    host = world.members[0]
-    await host.slash(world.channel, "tap new", **options)
-    for member in world.members[1:players]:
-        await member.click(world.board(), label="Join")
-    await host.click(world.board(), label="Start")
-    return world.board()
 
 
 def ids(message) -> list[str]:
