@@ -223,7 +223,7 @@ class TaskAccounting:
         bucket = context.get(PRESS)
         if getattr(coro, "__qualname__", "") == self.TIMER:
             owner = getattr(getattr(coro, "cr_frame", None), "f_locals", {}).get("self")
-            bucket = Bucket("timer", getattr(owner, "kind", "?"))
+            bucket = Bucket("timer", getattr(getattr(owner, "cog", None), "kind", "?"))
             context.run(PRESS.set, bucket)
         elif bucket is None:
             bucket = self.bot_other if context.get(self.bot_scope) is not None else self.bench
