@@ -348,7 +348,7 @@ class GameCog(Lobby, commands.GroupCog):
         self.bot.sessions.remove(session)
         self.timers.cancel(session)
 
-    # ------------------------------------------------------------------ saving
+    # ------------------------------------------------------------------ saving and timers
 
     async def _save(self, session: Session) -> None:
         self._plan_computers(session)  # saved with the state they follow from
