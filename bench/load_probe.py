@@ -9,7 +9,7 @@ the bot's REST calls and interaction answers, its gateway feed) to the ``simcord
 same bucket, and discord.py's gateway parsers back to ``bot``. Work a slow picture does in a
 worker thread (``asyncio.to_thread``, or the pictures' thread, ``bot.board.drawn``) is charged to
 the press's ``worker`` column. A session
-timer task (``GameCog._run_timer``) gets a bucket of its own: a race closed by a timer is not
+timer task (``SessionTimers._run``) gets a bucket of its own: a race closed by a timer is not
 the work of the press that armed it. What runs outside any task step (the event loop itself,
 future callbacks) goes to the ``loop`` bucket. The meter costs about two ``thread_time`` calls
 (~1 µs each here) per task step; that is inside the figures.
@@ -207,7 +207,7 @@ class TimedCoro(Coroutine[Any, Any, Any]):
 class TaskAccounting:
     """The task factory: every task's steps are charged to a bucket (see the module docstring)."""
 
-    TIMER = "GameCog._run_timer"
+    TIMER = "SessionTimers._run"
 
     def __init__(self, meter: Meter, bot_scope: contextvars.ContextVar[Any]) -> None:
         self.meter = meter
@@ -223,7 +223,7 @@ class TaskAccounting:
         bucket = context.get(PRESS)
         if getattr(coro, "__qualname__", "") == self.TIMER:
             owner = getattr(getattr(coro, "cr_frame", None), "f_locals", {}).get("self")
-            bucket = Bucket("timer", getattr(owner, "kind", "?"))
+            bucket = Bucket("timer", getattr(getattr(owner, "cog", None), "kind", "?"))
             context.run(PRESS.set, bucket)
         elif bucket is None:
             bucket = self.bot_other if context.get(self.bot_scope) is not None else self.bench

@@ -2,7 +2,8 @@
 
 A ``Session`` is the Discord-side wrapper around one engine: who sits where, the board message,
 the options, and the lock that serializes every press on it. It is plain data plus the lock and
-the timer task, and is saved as JSON after every accepted action so a restart loses nothing.
+its timer (``bot.session_timers``), and is saved as JSON after every accepted action so a
+restart loses nothing.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ import asyncio
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
+
+if TYPE_CHECKING:
+    from bot.session_timers import Alarm
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -66,7 +70,7 @@ class Session:
     # ids, bottom to top, -1 for a mask it forgot (bot.games.kabuki.players.ComputerPlayer).
     memories: dict[int, list[list[int]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    timer: asyncio.Task[None] | None = field(default=None, repr=False, compare=False)
+    timer: Alarm | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, SeatToken] = field(default_factory=dict, repr=False, compare=False)

@@ -1,7 +1,8 @@
 """A tiny test-only game ("Tap") that exercises the engine protocol and the session layer.
 
 Seats take turns. The active seat presses Tap (+1 point) or Pass. A turn timer passes for an
-idle seat. Wink (only the winker hears of it) and Nod (nothing at all) change nothing public. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
+idle seat; Hurry brings the active seat's own deadline forward to 5 s from now (a press that
+moves a deadline earlier). Wink (only the winker hears of it) and Nod (nothing at all) change nothing public. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
 ends after ``target`` taps in all; the most taps win. Users never see this game.
 """
 
@@ -18,6 +19,8 @@ from bot.components import GameButton, Press
 from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
 from bot.gamecog import GameCog, reply_private
 from bot.sessions import Session
+
+HURRY_MS = 5_000
 
 
 class TapEngine(GameEngine):
@@ -72,6 +75,9 @@ class TapEngine(GameEngine):
             return [Event("winked", {}, to=(seat,))]
         elif kind == "nod":
             return []
+        elif kind == "hurry":
+            self.s["deadline"] = min(self.s["deadline"], now + HURRY_MS)
+            return [Event("hurried", {"seat": seat})]
         else:
             raise IllegalAction("Unknown move.")
         self._next(now)
@@ -144,6 +150,7 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
             GameButton(session.channel_id, "peek", label="Peek"),
             GameButton(session.channel_id, "wink", label="Wink"),
             GameButton(session.channel_id, "nod", label="Nod"),
+            GameButton(session.channel_id, "hurry", label="Hurry"),
         ]
         return Board(embed=embed, items=items)
 

@@ -1,0 +1,174 @@
+"""The lobby every game cog inherits (``Lobby``, a mixin of ``GameCog``): opening one, joining,
+leaving, computer seats, Start and Cancel, and closing.
+
+A mixin rather than an object of its own so a game cog's hooks stay where they were: Masks
+overrides ``_start`` (to send the first Mime their card), and the lobby calls the cog's
+``render_board``, ``on_game_start``, ``_save`` and ``_publish``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+import discord
+
+from bot import computers
+from bot.board import Board, closed_board, lobby_board
+from bot.clock import now_ms, snowflake_ms
+from bot.components import Press
+from bot.publisher import release
+from bot.rematch import invitation
+from bot.replies import is_moderator, message_link, reply_private
+from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
+
+LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
+LOBBY_IDLE_MS = 10 * 60 * 1000
+
+
+class Lobby:
+    """Lobby presses of a ``GameCog`` (which supplies ``bot``, ``engine_cls``, the hooks, the
+    publisher, ``_save``, ``_refuse``, ``_forget`` and ``timers``)."""
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, options: dict[str, Any], *, invited: list[int] | None = None
+    ) -> None:
+        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await reply_private(interaction, "Games are played in a server channel, not in DMs.")
+            return
+        now = now_ms()
+        session = Session(
+            kind=self.kind,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            options=dict(options),
+            seed=secrets.randbits(48),
+            salt=secrets.token_hex(16),
+            game_key=uuid.uuid4().hex,
+            created_at=now,
+            players=[interaction.user.id],
+            names={interaction.user.id: interaction.user.display_name},
+            lobby_deadline=now + LOBBY_IDLE_MS,
+            invited=list(invited or ()),
+        )
+        try:
+            self.bot.sessions.add(session)
+        except ChannelBusy as busy:
+            other = busy.session
+            what = "lobby" if other.status == LOBBY else "game"
+            await reply_private(
+                interaction,
+                f"This channel already has a {self.bot.title_of(other.kind)} {what}: "
+                f"{message_link(other)}. Finish it, or `/end` it, before starting another.",
+            )
+            return
+        async with session.lock:
+            lobby = self._lobby(session)
+            publisher = self.publisher(session)
+            kwargs = await publisher.message_kwargs(lobby)
+            await interaction.response.send_message(**kwargs)
+            release(kwargs)
+            message = await interaction.original_response()
+            session.board_message_id = message.id
+            publisher.posted(message.id, lobby)
+            await self._save(session)
+            self.timers.arm(session)
+
+    def _lobby(self, session: Session) -> Board:
+        low, high = self.engine_cls.players_range(session.options)
+        board = lobby_board(
+            title=self.title,
+            channel_id=session.channel_id,
+            host_name=session.names.get(session.host_id, "the host"),
+            names=session.seat_names(),
+            min_players=low,
+            max_players=high,
+            options_text=self.options_text(session.options),
+            closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
+            computers=self.kind in computers.POLICIES,
+        )
+        board.content = invitation(session)
+        return board
+
+    async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
+        user = interaction.user
+        if press.name == "join":
+            if session.seat_of(user.id) is not None:
+                return await self._refuse(interaction, "lobby", "You already have a seat in this lobby.")
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
+                return await self._refuse(interaction, "lobby", "This lobby is full.")
+            session.players.append(user.id)
+            session.names[user.id] = user.display_name
+        elif press.name == "leave":
+            if session.seat_of(user.id) is None:
+                return await self._refuse(interaction, "lobby", "You are not in this lobby.")
+            if user.id == session.host_id:
+                return await self._refuse(
+                    interaction, "lobby", "You are the host: press **Cancel** to close the lobby."
+                )
+            session.players.remove(user.id)
+        elif press.name in ("add_computer", "remove_computer"):
+            refusal = self._seat_computer(interaction, session, add=press.name == "add_computer")
+            if refusal is not None:
+                return await self._refuse(interaction, "lobby", refusal)
+        elif press.name in ("start", "cancel"):
+            if user.id != session.host_id and not is_moderator(interaction):
+                return await self._refuse(
+                    interaction, "lobby", f"Only the host or a moderator can {press.name} this game."
+                )
+            if press.name == "cancel":
+                return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
+            return await self._start(interaction, session)
+        session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+        await self._save(session)
+        await self._publish(session, self._lobby(session), interaction)
+        self.timers.arm(session)
+
+    def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
+        """Seat a computer player, or unseat the last one; the refusal to show, if any."""
+        if self.kind not in computers.POLICIES:
+            return f"{self.title} has no computer players."
+        if interaction.user.id != session.host_id and not is_moderator(interaction):
+            return "Only the host or a moderator can add or remove computer players."
+        seated = [user for user in session.players if computers.is_computer(user)]
+        if add:
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
+                return "This lobby is full."
+            user_id = computers.next_computer_id(session.players)
+            session.players.append(user_id)
+            session.names[user_id] = computers.computer_name(user_id)
+        elif not seated:
+            return "There is no computer player to remove."
+        else:
+            session.players.remove(seated[-1])
+        return None
+
+    async def _start(self, interaction: discord.Interaction, session: Session) -> None:
+        count = len(session.players)
+        engine = self.engine_cls
+        low, high = engine.players_range(session.options)
+        if not low <= count <= high:
+            return await self._refuse(
+                interaction, "lobby", f"{self.title} needs {low}–{high} players; {count} seated."
+            )
+        now = snowflake_ms(interaction.id)
+        try:
+            session.engine = engine.new(count, session.seed, session.options, now)
+        except ValueError as error:
+            return await self._refuse(interaction, "lobby", str(error))
+        session.status = PLAYING
+        session.started_at = now
+        session.lobby_deadline = None
+        await self._save(session)
+        await self._publish(session, self.render_board(session), interaction)
+        await self.on_game_start(session)
+        self.timers.arm(session)
+
+    async def _close(
+        self, session: Session, text: str, interaction: discord.Interaction | None = None
+    ) -> None:
+        await self._forget(session)
+        await self._publish(session, closed_board(f"{self.title} — lobby closed", text), interaction)

@@ -1,0 +1,169 @@
+"""Session timers: each session's next deadline armed on the event loop, and the computer moves
+that come due.
+
+A session waits for at most one instant: its engine's next deadline or a computer seat's next
+move, whichever comes first, or a lobby's idle deadline. It is armed as a bare loop timer
+(``loop.call_later``, an ``Alarm``), and a task is made only when it fires. Presses re-arm after
+every change, yet most leave the deadline where it was (a Kabuki placement inside a round, a slap
+joining a race): such a press costs a comparison, where cancelling a sleeping task and starting
+another cost a task each (see docs/architecture.md, "Speed under load", *Timers*).
+
+The task that fires takes the session's lock and acts on the state it finds then, at
+``max(now, deadline)``: a press that moved the deadline meanwhile has cancelled it or (same
+deadline) left it to run; a session ended meanwhile is not touched. Under SimCord the loop's
+clock is virtual (``env.advance_time`` fires the timer), as it was for a sleeping task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import computers
+from bot.clock import now_ms
+from bot.engine import Event, IllegalAction
+from bot.sessions import LOBBY, PLAYING, Session
+
+if TYPE_CHECKING:
+    from bot.gamecog import GameCog
+
+log = logging.getLogger(__name__)
+
+
+class Alarm:
+    """A session's armed instant: the loop timer until it fires, then the task acting on it."""
+
+    __slots__ = ("deadline", "handle", "task")
+
+    def __init__(self, deadline: int | None) -> None:
+        self.deadline = deadline
+        self.handle: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def pending(self) -> bool:
+        """Whether this alarm will still act: not yet fired, or its task not yet begun acting.
+        The running task itself counts as spent: whatever it arms next is a new alarm."""
+        task = self.task
+        if task is None:
+            return self.handle is not None and not self.handle.cancelled()
+        return not task.done() and task is not asyncio.current_task()
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        task = self.task
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
+
+
+class SessionTimers:
+    """One game cog's timers: arms and cancels its sessions' alarms, and acts when one fires."""
+
+    def __init__(self, cog: GameCog) -> None:
+        self.cog = cog
+
+    def arm(self, session: Session) -> None:
+        """Wait for the session's next instant, if it has one; an alarm already set for that
+        instant is left as it is."""
+        deadline = self.next_instant(session)
+        alarm = session.timer
+        if alarm is not None:
+            if alarm.deadline == deadline and alarm.pending():
+                return
+            alarm.cancel()
+            session.timer = None
+        if deadline is None:
+            return
+        alarm = Alarm(deadline)
+        loop = asyncio.get_running_loop()
+        # Discord's clock (SimCord's in tests) says how far off the deadline is; the loop's own
+        # clock counts it down, as asyncio.sleep did.
+        alarm.handle = loop.call_later(max(0.0, (deadline - now_ms()) / 1000), self._fire, session, alarm)
+        session.timer = alarm
+
+    def cancel(self, session: Session) -> None:
+        alarm, session.timer = session.timer, None
+        if alarm is not None:
+            alarm.cancel()
+
+    def next_instant(self, session: Session) -> int | None:
+        if session.status == LOBBY:
+            return session.lobby_deadline
+        assert session.engine is not None
+        self.cog._plan_computers(session)
+        moves = [computers.next_move_at(session), session.engine.next_deadline()]
+        return min((d for d in moves if d is not None), default=None)
+
+    def restore(self, session: Session) -> None:
+        """Re-arm a session brought back after a restart (a game first catches up: ``_resume``)."""
+        if session.status != PLAYING:
+            self.arm(session)
+            return
+        alarm = Alarm(None)  # cancelled like any other, should the game end before it runs
+        alarm.task = asyncio.get_running_loop().create_task(self._resume(session))
+        session.timer = alarm
+
+    def _fire(self, session: Session, alarm: Alarm) -> None:
+        if session.timer is alarm:
+            assert alarm.deadline is not None
+            alarm.task = asyncio.get_running_loop().create_task(self._run(session, alarm.deadline))
+
+    async def _resume(self, session: Session) -> None:
+        """A restored game goes on: computer moves and deadlines due meanwhile happen, the board
+        is drawn again (an edit may have been waiting when the process stopped) and the timer is
+        set; a game stopped between its last action and its recording is finished."""
+        cog = self.cog
+        await cog.bot.wait_until_ready()
+        async with session.lock:
+            if cog._alive(session, PLAYING):
+                assert session.engine is not None
+                now = now_ms()
+                events = [] if session.engine.is_over else computers_act(session, now)
+                await cog._after_change(session, events + session.engine.advance(now))
+
+    async def _run(self, session: Session, deadline: int) -> None:
+        cog = self.cog
+        await cog.bot.wait_until_ready()  # a session restored before the bot is ready
+        async with session.lock:
+            if not cog._alive(session, session.status):
+                return
+            # The timer may fire a hair early on a coarse clock; the deadline is what was due.
+            now = max(now_ms(), deadline)
+            if session.status == LOBBY:
+                if session.lobby_deadline is not None and now >= session.lobby_deadline:
+                    await cog._close(session, "This lobby closed itself after 10 minutes without activity.")
+                else:
+                    self.arm(session)
+                return
+            assert session.engine is not None
+            events = computers_act(session, now)
+            events += session.engine.advance(now)
+            if not events and session.engine.next_deadline() == deadline:
+                # An engine that does not consume its own deadline would wake us forever.
+                log.error("%s engine in channel %s kept deadline %s", cog.kind, session.channel_id, deadline)
+                return
+            # Redraw even without events: a passing deadline (a grace period ending) can change
+            # what the board offers.
+            try:
+                await cog._after_change(session, events)
+            except discord.HTTPException:
+                # The state is saved and the next timer set; the board heals at the next redraw.
+                log.exception("board of channel %s not redrawn after a timer", session.channel_id)
+
+
+def computers_act(session: Session, now: int) -> list[Event]:
+    """The computer moves due by ``now``, each made at its own instant as if pressed then."""
+    assert session.engine is not None
+    events: list[Event] = []
+    for at, seat, action in computers.due(session, now):
+        if session.engine.is_over:
+            break
+        events += session.engine.advance(at)
+        # Overtaken by the time it came due: the next plan starts from the new state.
+        with contextlib.suppress(IllegalAction):
+            events += session.engine.apply(seat, action, at)
+    return events
