@@ -30,6 +30,7 @@ from bot.ratings import places
 from bot.rematch import invitation, with_play_again
 from bot.replays import HISTORIES, log_record
 from bot.sessions import LOBBY, PLAYING, ChannelBusy, SeatToken, Session
+from bot.sessions import save as save_session
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
@@ -558,9 +559,7 @@ class GameCog(commands.GroupCog):
     async def _save(self, session: Session) -> None:
         self._plan_computers(session)  # saved with the state they follow from
         started = time.perf_counter()
-        await self.bot.storage.save_session(
-            session.guild_id, session.channel_id, session.kind, session.to_json(), now_ms()
-        )
+        await save_session(self.bot.storage, session, now_ms())
         self.bot.metrics.saved(time.perf_counter() - started)
 
     def restore(self, data: Mapping[str, Any]) -> Session:
