@@ -19,7 +19,7 @@ from bot.gc_tuning import tune_garbage_collector
 from bot.metrics import Metrics
 from bot.publisher import Publishers
 from bot.rematch import PlayAgainButton
-from bot.sessions import SessionRegistry
+from bot.sessions import SessionRegistry, restored_state
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,8 @@ class GameBot(commands.AutoShardedBot):
         await self.add_cog(ReplayCog(self))
         restored = 0
         shards = self.config.shards()
-        for data in await self.storage.load_sessions(shards):
+        for saved in await self.storage.load_sessions(shards):
+            data = restored_state(saved)
             cog = self.game_cogs.get(data.get("kind", ""))
             if cog is None:
                 log.warning(

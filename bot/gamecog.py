@@ -33,6 +33,7 @@ from bot.replies import message_link as message_link
 from bot.replies import reply_private
 from bot.session_timers import SessionTimers
 from bot.sessions import LOBBY, PLAYING, SeatToken, Session
+from bot.sessions import save as save_session
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -353,9 +354,7 @@ class GameCog(Lobby, commands.GroupCog):
     async def _save(self, session: Session) -> None:
         self._plan_computers(session)  # saved with the state they follow from
         started = time.perf_counter()
-        await self.bot.storage.save_session(
-            session.guild_id, session.channel_id, session.kind, session.to_json(), now_ms()
-        )
+        await save_session(self.bot.storage, session, now_ms())
         self.bot.metrics.saved(time.perf_counter() - started)
 
     def restore(self, data: Mapping[str, Any]) -> Session:

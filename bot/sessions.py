@@ -4,6 +4,10 @@ A ``Session`` is the Discord-side wrapper around one engine: who sits where, the
 the options, and the lock that serializes every press on it. It is plain data plus the lock and
 its timer (``bot.session_timers``), and is saved as JSON after every accepted action so a
 restart loses nothing.
+
+The engine's replay log (``"log"`` in every engine's ``to_json()``) only grows, so it is not saved
+whole with the state: each save stores the state without it plus the entries added since the last
+save, as rows of their own (``save``), and a restart puts them back (``restored_state``).
 """
 
 from __future__ import annotations
@@ -16,12 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
+from bot.storage import LogRows, SavedSession, Storage
 
 if TYPE_CHECKING:
     from bot.session_timers import Alarm
 
 LOBBY = "lobby"
 PLAYING = "playing"
+# In a state saved without its engine's log: how many log rows go with it.
+LOGGED = "logged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,9 @@ class Session:
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, SeatToken] = field(default_factory=dict, repr=False, compare=False)
+    # How many of the engine's log entries are stored as rows (0 for a session restored from a
+    # state saved whole: its next save stores them all).
+    logged: int = field(default=0, repr=False, compare=False)
 
     @property
     def tag(self) -> str:
@@ -153,7 +163,43 @@ class Session:
             plans={int(seat): dict(plan) for seat, plan in (data.get("plans") or {}).items()},
             planned=int(data.get("planned", 0)),
             memories={int(seat): stacks for seat, stacks in (data.get("memories") or {}).items()},
+            logged=int(data.get(LOGGED, 0)),
         )
+
+    def to_save(self) -> tuple[dict[str, Any], LogRows | None]:
+        """The state as saved: without the engine's log, whose entries since the last save go as
+        rows of their own. An engine without a log is saved whole."""
+        state = self.to_json()
+        engine = state["engine"]
+        if not isinstance(engine, dict) or not isinstance(engine.get("log"), list):
+            return state, None
+        log = engine.pop("log")
+        start = self.logged if self.logged <= len(log) else 0  # a log never shrinks; if it did, all again
+        rows = LogRows(self.game_key, start, log[start:])
+        state[LOGGED] = rows.end
+        return state, rows
+
+
+async def save(storage: Storage, session: Session, now: int) -> None:
+    """The session's state and its log's new entries, in one transaction."""
+    state, log = session.to_save()
+    await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+    session.logged = 0 if log is None else log.end
+
+
+def restored_state(saved: SavedSession) -> dict[str, Any]:
+    """The state a whole save would have given: the log rows put back in the engine, in order.
+    A state saved whole (before logs had rows of their own) comes back as it was."""
+    state = saved.state
+    if saved.log is None or state.get("engine") is None:
+        return state
+    if len(saved.log) != state.get(LOGGED):
+        raise ValueError(
+            f"the session of game {state.get('game_key')} counts {state.get(LOGGED)} log rows, "
+            f"{len(saved.log)} were found"
+        )
+    state["engine"]["log"] = saved.log
+    return state
 
 
 class ChannelBusy(Exception):

@@ -53,6 +53,7 @@ class TapEngine(GameEngine):
                 "turn_ms": turn_ms,
                 "deadline": now + turn_ms,
                 "taps": 0,
+                "log": [],  # like the real games' replay logs: saved as rows of their own
             }
         )
 
@@ -80,6 +81,7 @@ class TapEngine(GameEngine):
             return [Event("hurried", {"seat": seat})]
         else:
             raise IllegalAction("Unknown move.")
+        self.s["log"].append({"seat": seat, "type": kind, "now": now})
         self._next(now)
         return events
 
@@ -93,6 +95,7 @@ class TapEngine(GameEngine):
         if deadline is None or now < deadline:
             return []
         seat = self.s["active"]
+        self.s["log"].append({"advance": deadline})
         self._next(deadline)
         return [Event("timed_out", {"seat": seat})]
 

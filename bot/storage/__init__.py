@@ -44,6 +44,31 @@ class StorageUnavailable(RuntimeError):
 
 
 @dataclass(frozen=True)
+class LogRows:
+    """Rows appended to an open session's log by one save: ``rows`` (JSON values) take positions
+    ``start``, ``start + 1``, … of the log named ``key`` (the game's key, so a later game in the
+    same channel never reads an earlier one's rows). Rows once stored are never changed; the state
+    saved with them counts ``end`` rows, so state and rows always agree."""
+
+    key: str
+    start: int
+    rows: Sequence[Any]
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.rows)
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    """An open session as loaded: its state, and the rows of its log stored apart, in order
+    (None when it was saved whole, as before the log had rows of its own)."""
+
+    state: dict[str, Any]
+    log: list[Any] | None = None
+
+
+@dataclass(frozen=True)
 class PlayerRecord:
     user_id: int
     seat: int
@@ -204,17 +229,27 @@ class Storage(ABC):
 
     @abstractmethod
     async def save_session(
-        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        state: Mapping[str, Any],
+        now: int,
+        log: LogRows | None = None,
     ) -> None:
-        """Written before the board changes, after every press: the hot path."""
+        """Written before the board changes, after every press: the hot path. The state replaces
+        the channel's; ``log``'s rows are appended to its log in the same transaction (None: the
+        state has no log apart). Rows of another game in the channel go when its log starts."""
 
     @abstractmethod
-    async def delete_session(self, guild_id: int, channel_id: int) -> None: ...
+    async def delete_session(self, guild_id: int, channel_id: int) -> None:
+        """The channel's session and every row of its log."""
 
     @abstractmethod
-    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
-        """The open sessions of the guilds on ``shards`` (every guild when None): what a process
-        restores at start-up. Another process's guilds stay untouched."""
+    async def load_sessions(self, shards: Shards | None = None) -> list[SavedSession]:
+        """The open sessions of the guilds on ``shards`` (every guild when None), each with the
+        log rows its state counts: what a process restores at start-up. Another process's guilds
+        stay untouched."""
 
     # ----------------------------------------------------------------- finished games
 

@@ -18,8 +18,10 @@ from bot.storage import (
     GameRecord,
     GuildSettings,
     KindStats,
+    LogRows,
     MemberRating,
     PastGame,
+    SavedSession,
     Season,
     Shards,
     Standing,
@@ -121,6 +123,20 @@ MIGRATIONS: tuple[str, ...] = (
         computers_rated BOOLEAN NOT NULL DEFAULT FALSE
     );
     """,
+    # An open game's log in rows of its own, appended to (see sqlite.py).
+    """
+    ALTER TABLE sessions ADD COLUMN game_key TEXT;
+    ALTER TABLE sessions ADD COLUMN log_rows INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE session_log (
+        game_key   TEXT    NOT NULL,
+        position   INTEGER NOT NULL,
+        guild_id   BIGINT  NOT NULL,
+        channel_id BIGINT  NOT NULL,
+        entry      TEXT    NOT NULL,
+        PRIMARY KEY (game_key, position)
+    );
+    CREATE INDEX session_log_channel ON session_log (channel_id);
+    """,
 )
 
 # Any constant every process agrees on: the advisory lock that lets one process migrate at a time.
@@ -132,11 +148,30 @@ VERSIONS_TABLE = """
     )
 """
 
-SAVE_SESSION = (
-    "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at) VALUES ($1, $2, $3, $4, $5) "
-    "ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, kind=excluded.kind, "
-    "state=excluded.state, updated_at=excluded.updated_at"
+UPSERT_SESSION = (
+    "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at, game_key, log_rows) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, "
+    "kind=excluded.kind, state=excluded.state, updated_at=excluded.updated_at, "
+    "game_key=excluded.game_key, log_rows=excluded.log_rows"
 )
+SAVE_SESSION = UPSERT_SESSION.replace("$6, $7", "NULL, 0")
+# The state and a press's new log rows in one statement, so one round trip and one transaction:
+# $8 says the game's log starts here (rows an earlier game in the channel left go), $9 the first
+# row's position, $10 the rows. A row already there (a save retried) is the same entry again.
+SAVE_SESSION_AND_LOG = (
+    f"WITH saved AS ({UPSERT_SESSION}), "
+    "dropped AS (DELETE FROM session_log WHERE $8 AND channel_id = $1 AND game_key <> $6) "
+    "INSERT INTO session_log (game_key, position, guild_id, channel_id, entry) "
+    "SELECT $6, $9 + n - 1, $2, $1, entry FROM unnest($10::text[]) WITH ORDINALITY AS t(entry, n) "
+    "ON CONFLICT (game_key, position) DO UPDATE SET entry = excluded.entry"
+)
+SAVED_SESSIONS = "SELECT s.state, s.game_key FROM sessions s{where} ORDER BY s.channel_id"
+# Only the rows the saved state counts, in order.
+SAVED_LOGS = (
+    "SELECT l.game_key, l.entry FROM session_log l JOIN sessions s ON s.game_key = l.game_key "
+    "AND s.channel_id = l.channel_id AND l.position < s.log_rows{where} ORDER BY l.game_key, l.position"
+)
+JSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 INSERT_GAME = (
     "INSERT INTO games (game_key, guild_id, channel_id, kind, options, seed, started_at, ended_at, outcome) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (game_key) DO NOTHING RETURNING id"
@@ -233,29 +268,59 @@ class PostgresStorage(Storage):
     # ----------------------------------------------------------------- open sessions
 
     async def save_session(
-        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        state: Mapping[str, Any],
+        now: int,
+        log: LogRows | None = None,
     ) -> None:
         """One round trip: asyncpg prepares the statement once per pooled connection and then only
-        binds and executes it, and the commit does not wait for the disk (``SERVER_SETTINGS``)."""
-        text = orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode()
-        await self._pool.execute(SAVE_SESSION, channel_id, guild_id, kind, text, now)
-
-    async def delete_session(self, guild_id: int, channel_id: int) -> None:
+        binds and executes it, and the commit does not wait for the disk (``SERVER_SETTINGS``).
+        With log rows, still one statement: one transaction."""
+        text = orjson.dumps(state, option=JSON_OPTIONS).decode()
+        if log is None:
+            await self._pool.execute(SAVE_SESSION, channel_id, guild_id, kind, text, now)
+            return
+        entries = [orjson.dumps(entry, option=JSON_OPTIONS).decode() for entry in log.rows]
         await self._pool.execute(
-            "DELETE FROM sessions WHERE guild_id = $1 AND channel_id = $2", guild_id, channel_id
+            SAVE_SESSION_AND_LOG,
+            channel_id,
+            guild_id,
+            kind,
+            text,
+            now,
+            log.key,
+            log.end,
+            log.start == 0,
+            log.start,
+            entries,
         )
 
-    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
-        if shards is None:
-            rows = await self._pool.fetch("SELECT state FROM sessions ORDER BY channel_id")
-        else:
-            rows = await self._pool.fetch(
-                "SELECT state FROM sessions WHERE ((guild_id >> 22) % $1) = ANY($2::bigint[]) "
-                "ORDER BY channel_id",
-                shards.count,
-                sorted(shards.ids),
-            )
-        return [orjson.loads(row[0]) for row in rows]
+    async def delete_session(self, guild_id: int, channel_id: int) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            for table in ("session_log", "sessions"):
+                await conn.execute(
+                    f"DELETE FROM {table} WHERE guild_id = $1 AND channel_id = $2", guild_id, channel_id
+                )
+
+    async def load_sessions(self, shards: Shards | None = None) -> list[SavedSession]:
+        where, args = "", ()
+        if shards is not None:
+            where = " WHERE ((s.guild_id >> 22) % $1) = ANY($2::bigint[])"
+            args = (shards.count, sorted(shards.ids))
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            # One snapshot: a session saved meanwhile cannot count rows this read missed.
+            entries = await conn.fetch(SAVED_LOGS.format(where=where), *args)
+            sessions = await conn.fetch(SAVED_SESSIONS.format(where=where), *args)
+        logs: dict[str, list[Any]] = {}
+        for key, entry in entries:
+            logs.setdefault(key, []).append(orjson.loads(entry))
+        return [
+            SavedSession(orjson.loads(state), None if key is None else logs.get(key, []))
+            for state, key in sessions
+        ]
 
     # ----------------------------------------------------------------- finished games
 

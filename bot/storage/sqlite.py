@@ -22,8 +22,10 @@ from bot.storage import (
     GameRecord,
     GuildSettings,
     KindStats,
+    LogRows,
     MemberRating,
     PastGame,
+    SavedSession,
     Season,
     Shards,
     Standing,
@@ -124,6 +126,23 @@ MIGRATIONS: tuple[str, ...] = (
         computers_rated INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # An open game's log, stored apart from its session's state and appended to, so a save writes
+    # only what a press added. Keyed by the game, not the channel: a later game in the channel
+    # never reads an earlier one's rows. A session counts the rows its state goes with
+    # (``log_rows``); one saved before this (no ``game_key``) keeps its log inside its state.
+    """
+    ALTER TABLE sessions ADD COLUMN game_key TEXT;
+    ALTER TABLE sessions ADD COLUMN log_rows INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE session_log (
+        game_key   TEXT    NOT NULL,
+        position   INTEGER NOT NULL,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        entry      TEXT    NOT NULL,
+        PRIMARY KEY (game_key, position)
+    ) WITHOUT ROWID;
+    CREATE INDEX session_log_channel ON session_log (channel_id);
+    """,
 )
 
 # Looked up for a page's rows only: the member's newest saved name in this server.
@@ -148,10 +167,25 @@ UPSERT_RATING = (
 
 
 SAVE_SESSION = (
-    "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at) VALUES (?, ?, ?, ?, ?) "
-    "ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, kind=excluded.kind, "
-    "state=excluded.state, updated_at=excluded.updated_at"
+    "INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at, game_key, log_rows) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, "
+    "kind=excluded.kind, state=excluded.state, updated_at=excluded.updated_at, "
+    "game_key=excluded.game_key, log_rows=excluded.log_rows"
 )
+# A row already there (a save retried after a failure it did not see) is the same entry again.
+APPEND_LOG = (
+    "INSERT INTO session_log (game_key, position, guild_id, channel_id, entry) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_key, position) DO UPDATE SET entry=excluded.entry"
+)
+# When a game's log starts: whatever an earlier game in the channel may have left.
+DROP_OTHER_LOGS = "DELETE FROM session_log WHERE channel_id = ? AND game_key <> ?"
+SAVED_SESSIONS = "SELECT s.state, s.game_key FROM sessions s{where} ORDER BY s.channel_id"
+# Only the rows the saved state counts, in order.
+SAVED_LOGS = (
+    "SELECT l.game_key, l.entry FROM session_log l JOIN sessions s ON s.game_key = l.game_key "
+    "AND s.channel_id = l.channel_id AND l.position < s.log_rows{where} ORDER BY l.game_key, l.position"
+)
+JSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 # The session writer never checkpoints (that would block the event loop on an fsync); the
 # aiosqlite connection does it in its own thread after this many saves, and at every commit of its
 # own once the log is long.
@@ -225,16 +259,38 @@ class SqliteStorage(Storage):
     # ----------------------------------------------------------------- open sessions
 
     async def save_session(
-        self, guild_id: int, channel_id: int, kind: str, state: Mapping[str, Any], now: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        state: Mapping[str, Any],
+        now: int,
+        log: LogRows | None = None,
     ) -> None:
-        """Written before the board changes, after every press. On the event loop's own thread: one
-        upsert in WAL mode takes ~20 µs, far less than a trip to aiosqlite's thread and back. If
-        the database is busy (a game being recorded holds the write lock across awaits), waiting
-        here would block that very transaction, so the save queues behind it on aiosqlite instead."""
-        row = (channel_id, guild_id, kind, orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode(), now)
+        """Written before the board changes, after every press. On the event loop's own thread: the
+        upsert and a press's few log rows, in one transaction in WAL mode, take some tens of µs,
+        far less than a trip to aiosqlite's thread and back. If the database is busy (a game being
+        recorded holds the write lock across awaits), waiting here would block that very
+        transaction, so the save queues behind it on aiosqlite instead."""
+        text = orjson.dumps(state, option=JSON_OPTIONS).decode()
+        if log is None:
+            row: tuple[Any, ...] = (channel_id, guild_id, kind, text, now, None, 0)
+            statements: list[tuple[str, list[tuple[Any, ...]]]] = [(SAVE_SESSION, [row])]
+        else:
+            row = (channel_id, guild_id, kind, text, now, log.key, log.end)
+            statements = [(SAVE_SESSION, [row])]
+            if log.start == 0:
+                statements.append((DROP_OTHER_LOGS, [(channel_id, log.key)]))
+            if log.rows:
+                dump = orjson.dumps
+                entries = [
+                    (log.key, at, guild_id, channel_id, dump(entry, option=JSON_OPTIONS).decode())
+                    for at, entry in enumerate(log.rows, log.start)
+                ]
+                statements.append((APPEND_LOG, entries))
         if self._writer is not None:
             try:
-                self._writer.execute(SAVE_SESSION, row)
+                _write_now(self._writer, statements)
             except sqlite3.OperationalError as error:
                 if error.sqlite_errorcode & 0xFF not in BUSY_CODES:
                     raise
@@ -242,7 +298,17 @@ class SqliteStorage(Storage):
                 await self._checkpoint_now_and_then()
                 return
         async with self._writing:
-            await self._db.execute(SAVE_SESSION, row)
+            if len(statements) == 1:
+                await self._db.execute(SAVE_SESSION, row)
+                return
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, rows in statements:
+                    await self._db.executemany(sql, rows)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
 
     async def _checkpoint_now_and_then(self) -> None:
         self._saves_since_checkpoint += 1
@@ -252,19 +318,32 @@ class SqliteStorage(Storage):
                 await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
-        async with self._writing:
-            await self._db.execute(
-                "DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)
-            )
+        await self._change(
+            ("DELETE FROM session_log WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)),
+            ("DELETE FROM sessions WHERE guild_id=? AND channel_id=?", (guild_id, channel_id)),
+        )
 
-    async def load_sessions(self, shards: Shards | None = None) -> list[dict[str, Any]]:
-        sql, args = "SELECT state FROM sessions", ()
+    async def load_sessions(self, shards: Shards | None = None) -> list[SavedSession]:
+        where, args = "", ()
         if shards is not None:
             ids = sorted(shards.ids)
-            sql += f" WHERE ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+            where = f" WHERE ((s.guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
             args = (shards.count, *ids)
-        async with self._db.execute(f"{sql} ORDER BY channel_id", args) as cur:
-            return [orjson.loads(row[0]) async for row in cur]
+        async with self._writing:
+            # One snapshot: a session saved meanwhile cannot count rows this read missed.
+            await self._db.execute("BEGIN")
+            try:
+                entries = await self._db.execute_fetchall(SAVED_LOGS.format(where=where), args)
+                sessions = await self._db.execute_fetchall(SAVED_SESSIONS.format(where=where), args)
+            finally:
+                await self._db.execute("COMMIT")
+        logs: dict[str, list[Any]] = {}
+        for key, entry in entries:
+            logs.setdefault(key, []).append(orjson.loads(entry))
+        return [
+            SavedSession(orjson.loads(state), None if key is None else logs.get(key, []))
+            for state, key in sessions
+        ]
 
     # ----------------------------------------------------------------- finished games
 
@@ -583,6 +662,23 @@ def _session_writer(path: str | Path) -> sqlite3.Connection:
     for pragma in ("synchronous=NORMAL", "busy_timeout=0", "wal_autocheckpoint=0"):
         writer.execute(f"PRAGMA {pragma}").fetchall()
     return writer
+
+
+def _write_now(writer: sqlite3.Connection, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+    """A save on the session writer: one statement alone commits itself; more go in one
+    transaction, taken at once or refused as busy (the writer's busy timeout is 0)."""
+    if len(statements) == 1 and len(statements[0][1]) == 1:
+        writer.execute(statements[0][0], statements[0][1][0])
+        return
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, rows in statements:
+            writer.executemany(sql, rows)
+        writer.execute("COMMIT")
+    except BaseException:
+        if writer.in_transaction:
+            writer.execute("ROLLBACK")
+        raise
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -87,7 +87,7 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
             break
         if not restarted and step >= 5 and session.plans:
             # The computers' next moves are saved with the game, so the restart keeps them.
-            saved = (await simcord_env.bot.storage.load_sessions())[0]
+            saved = (await simcord_env.bot.storage.load_sessions())[0].state
             assert saved["plans"] and {int(k): v for k, v in saved["plans"].items()} == session.plans
             await restart_bot(COGS)
             restarted = True

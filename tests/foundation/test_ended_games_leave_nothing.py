@@ -1,7 +1,9 @@
-"""A channel whose game has ended keeps nothing in the bot: no publisher, no board kept."""
+"""A channel whose game has ended keeps nothing in the bot: no publisher, no board kept, and nothing
+in the database: no session, no row of its log."""
 
 from __future__ import annotations
 
+from test_session_log import stored_rows
 from test_sessions import finish_tap, start_tap
 
 
@@ -13,14 +15,21 @@ async def test_a_finished_game_leaves_no_board_state_for_its_channel(world, simc
     await finish_tap(world)  # the last tap's own answer shows the final board
     assert "Winners" in world.board().embeds[0].fields[-1].value
     assert kept_for(simcord_env, world.channel) is None and len(simcord_env.bot.publishers) == 0
+    await assert_nothing_stored(simcord_env)
+
+
+async def assert_nothing_stored(env) -> None:
+    assert await env.bot.storage.load_sessions() == [] and await stored_rows(env.bot.storage) == []
 
 
 async def test_a_game_ended_with_end_leaves_no_board_state_once_its_last_board_is_shown(world, simcord_env):
     await start_tap(world)
+    await world.members[0].click(world.board(), label="Tap")  # the log has a row
     assert kept_for(simcord_env, world.channel) is not None
     await world.members[0].slash(world.channel, "end")  # the final board goes by a REST edit
     assert "ended" in world.board().embeds[0].title
     assert kept_for(simcord_env, world.channel) is None
+    await assert_nothing_stored(simcord_env)
 
 
 async def test_a_cancelled_or_expired_lobby_leaves_no_board_state(world, simcord_env):

@@ -19,7 +19,7 @@ from tapgame import TapCog
 
 from bot.client import GameBot, create_bot
 from bot.config import Config
-from bot.storage import Shards
+from bot.storage import SavedSession, Shards
 
 SHARDS = 2
 SETTLE_S = 1.0
@@ -149,7 +149,7 @@ async def test_two_processes_on_one_postgresql_each_play_restore_and_time_only_t
     for process in processes:
         assert guilds_with_games(process.bot) == {process.guild.id}
     saved = await zero.run(lambda p: p.bot.storage.load_sessions())
-    assert sorted(s["guild_id"] for s in saved) == sorted(p.guild.id for p in processes)
+    assert sorted(s.state["guild_id"] for s in saved) == sorted(p.guild.id for p in processes)
 
     # Standings are shared: each process reads the game the other finished.
     for reader, other in ((zero, one), (one, zero)):
@@ -164,13 +164,13 @@ async def test_two_processes_on_one_postgresql_each_play_restore_and_time_only_t
 
     # Only shard 0's clock moves: its restored turn timer fires there (bob idles, alice is up
     # again) and is saved; shard 1's saved game is left exactly as it was.
-    def saved_of(shard: int) -> Callable[[BotProcess], Awaitable[list[dict[str, Any]]]]:
+    def saved_of(shard: int) -> Callable[[BotProcess], Awaitable[list[SavedSession]]]:
         return lambda p: p.bot.storage.load_sessions(Shards(SHARDS, frozenset({shard})))
 
     before = await zero.run(saved_of(1))
     await zero.run(lambda p: p.env.advance_time(31))
     assert "Turn 2: **alice-0**" in zero.channels["open"].last_message.embeds[0].description
-    assert (await one.run(saved_of(0)))[0]["engine"]["turn"] == 2
+    assert (await one.run(saved_of(0)))[0].state["engine"]["turn"] == 2
     assert await zero.run(saved_of(1)) == before
 
     # Both games go on from their restored boards.

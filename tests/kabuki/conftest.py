@@ -71,6 +71,9 @@ class Table:
 
     def script(self, prefix: Sequence[int], first: int | None = None) -> None:
         script_round(self.engine, prefix, first)
+        # Scripting rewrites the round's log entry in place, which a game never does: the log is
+        # saved append-only, so the entry is marked unsaved and goes again with the next save.
+        self.session.logged = min(self.session.logged, len(self.engine.log) - 1)
 
     async def place(self, stack: int, seat: int | None = None) -> Any:
         """The active player (or ``seat``) presses the button of ``stack`` (0-3)."""

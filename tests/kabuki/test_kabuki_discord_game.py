@@ -3,6 +3,7 @@ the stacks, as the members in the channel see them."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -62,14 +63,18 @@ async def hide_reveal(table: Table) -> None:
     await table.env.advance_time(FAST["reveal"] + 0.1)
 
 
-async def play_round_to_zero(table: Table, first: int) -> None:
+async def play_round_to_zero(
+    table: Table, first: int, midway: Callable[[], Awaitable[None]] | None = None
+) -> None:
     """A scripted round of three: ``first`` covers Foxes with Foxes, is caught twice and runs out
-    of tokens (-3, then its last 2)."""
+    of tokens (-3, then its last 2). ``midway`` runs after the first four placements."""
     n = len(table.players)
     seat = [(first + i) % n for i in range(7)]
     table.script([FOX, FOX, FOX, FOX, MOON, ONI, FOX], first=first)
     for _ in range(4):
         await table.place(0)
+    if midway is not None:
+        await midway()
     await challenge(table, seat[1])
     assert table.view()["reveal"]["k"] == 3
     await hide_reveal(table)
@@ -127,6 +132,38 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
         s["top"] for s in final_view["stacks"]
     }:
         assert MASKS[card] not in channel_text(table, alice)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recorded_whole(
+    open_game, world, restart
+) -> None:
+    # The log is saved a press's entries at a time and put back at the restart: the restored
+    # engine is the one saved, and the finished game's record reads whole by the rules.
+    table = await open_game(3)
+    saved: list[dict[str, Any]] = []
+
+    async def restart_keeping_the_engine() -> None:
+        saved.append(table.engine.to_json())
+        await restart()
+        assert table.engine.to_json() == saved[0]
+
+    for round_no in range(3):
+        if round_no:
+            await hide_reveal(table)
+        await play_round_to_zero(table, first=0, midway=restart_keeping_the_engine if round_no == 1 else None)
+    assert table.session is None and saved
+    rows, _ = await table.env.bot.storage.leaderboard(world.guild.id, "kabuki", lower_score_wins=False)
+    assert {row.user_id: row.score for row in rows} == {
+        world.members[0].id: 0,
+        world.members[1].id: 24,
+        world.members[2].id: 21,
+    }
+    storage = table.env.bot.storage
+    (listed,) = await storage.recent_games(world.guild.id, channel_id=world.channel.id)
+    rec = (await storage.game_log(world.guild.id, listed.game_key)).log
+    check_log(rec)  # the rules' own reading of every entry, in order, to the final scores
+    assert rec["log"][: len(saved[0]["log"])] == saved[0]["log"]
 
 
 async def test_three_members_race_for_stop_and_the_earliest_wins(open_game, world) -> None:

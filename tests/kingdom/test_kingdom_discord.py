@@ -465,3 +465,30 @@ async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
         result = await press(env, channel, members[restored.active], {"type": "stand"})
         assert not result.response.ephemeral
     assert restored.reveal is not None and restored.reveal["round"] == round_
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recorded_whole(world, restart_bot):
+    # The log is saved a press's entries at a time and put back at the restart: the restored
+    # engine is the one saved, and the record of the finished game replays from its seed.
+    env, channel = world.env, world.channel
+    members = await open_game(world, 4, mode="classic", length=2)
+    first_footer = channel.last_message.embeds[0].footer.text
+    for _ in range(6):
+        engine = engine_of(env, channel)
+        if engine.phase == "reveal":
+            await press(env, channel, members[0], {"type": "next"})
+        else:
+            await press(env, channel, members[engine.active], {"type": "stand"})
+    saved = engine_of(env, channel).to_json()
+    assert len(saved["log"]) > 6
+
+    await restart_bot([KingdomCog])
+
+    assert engine_of(env, channel).to_json() == saved
+    engine = await play_to_the_end(world, members, seed=7, check_secrecy=False)
+    final = channel.last_message.embeds[0]
+    rec = await assert_stored_record_verifies(
+        env.bot.storage, world.guild.id, channel.id, first_footer, final.footer.text
+    )
+    assert rec["standings"]["tokens"] == engine.tokens

@@ -255,6 +255,40 @@ async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
     assert table.view["piles"] == [1, 1, 0]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recorded_whole(
+    open_table, world, simcord_env, restart
+):
+    # The log is saved a press's entries at a time and put back at the restart: the restored
+    # engine is the one saved, and the record of the finished game replays from its seed.
+    table = await open_table(4, race_window_ms=WIDE, reveal_ms=10_000)
+    first_footer = table.board().embeds[0].footer.text
+    saved, turns = None, table.view["turns"]
+    for turn in range(1, turns + 1):
+        card = table.card()
+        wrong = [other_tile(card)]
+        for i, guesser in enumerate(table.guessers()):
+            tile = card if i == turn % 3 else other_tile(card, *wrong)
+            wrong.append(tile)
+            await table.slap(guesser, tile)
+        await simcord_env.advance_time(WIDE / 1000)
+        if turn == 6:  # during the reveal pause, half way
+            saved = simcord_env.bot.sessions.get(world.channel.id).engine.to_json()
+            await restart()
+            assert simcord_env.bot.sessions.get(world.channel.id).engine.to_json() == saved
+        if turn < turns:
+            await simcord_env.advance_time(10)
+    assert table.session is None and saved is not None
+    rec = await assert_stored_record_verifies(
+        simcord_env.bot.storage,
+        world.guild.id,
+        world.channel.id,
+        first_footer,
+        table.board().embeds[0].footer.text,
+    )
+    assert rec["log"][: len(saved["log"])] == saved["log"]
+
+
 async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, restart):
     # A restart waits on the wall clock for timers due within 5 s: the reveal pause is longer, the
     # race window (at most 2 s) is not, so the restored bot's timer settles it during the restart.
