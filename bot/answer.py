@@ -1,0 +1,104 @@
+"""A press answered by editing its board message (interaction callback type 7), cheaply.
+
+discord.py's ``InteractionResponse.edit_message`` asks Discord for the edited message back
+(``?with_response=1``) and parses it into a full ``Message`` (``InteractionCallbackResponse``),
+and it takes the components as a ``View``. The publisher throws that message away, and builds
+its views only to have them turned into component dicts. Together that was about a third of
+the bot's own work for a press beyond a bare acknowledge (see "Answering a press" in
+docs/architecture.md). ``edit_board`` posts the same callback without asking for the message
+(Discord then answers 204 No Content), with the components laid out straight from the board's
+items, and marks the interaction answered as discord.py does, so ``is_done()`` and a second
+answer (``InteractionResponded``) behave as after ``edit_message``.
+
+What ``edit_message`` does besides, and why it is not needed here: ``store_view`` keeps a live
+view to dispatch its callbacks; game components are routed by custom id (``GameBot.on_interaction``)
+and every board view was stopped before it was sent (``make_view``), so none was ever stored.
+``prevent_view_updates_for`` still runs: it stops a view that discord.py may be tracking on that
+message from being refreshed by the edit, as ``edit_message`` does for any view passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.enums import InteractionResponseType
+from discord.http import Route
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+
+class Rows:
+    """A board's components as Discord's action rows, laid out as discord.py's ``View`` lays
+    them out (an item's ``row`` if it has one, else the first row with room, rows in order), for
+    ``interaction_message_response_params``, which asks only for these two methods."""
+
+    def __init__(self, items: Sequence[discord.ui.Item[Any]]) -> None:
+        self.items = items
+
+    def to_components(self) -> list[dict[str, Any]]:
+        rows: list[list[dict[str, Any]]] = [[], [], [], [], []]
+        weights = [0, 0, 0, 0, 0]
+        for item in self.items:
+            width = item.width
+            row = item.row
+            if row is None:
+                row = next((index for index, weight in enumerate(weights) if weight + width <= 5), None)
+                if row is None:
+                    raise ValueError("could not find open space for item")
+            elif weights[row] + width > 5:
+                raise ValueError(f"item would not fit at row {row}")
+            weights[row] += width
+            rows[row].append(item.to_component_dict())
+        return [{"type": 1, "components": row} for row in rows if row]
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+async def edit_board(
+    interaction: discord.Interaction,
+    *,
+    embed: discord.Embed,
+    content: str | None,
+    items: Sequence[discord.ui.Item[Any]],
+    attachments: Sequence[discord.File] | None = None,
+) -> None:
+    """Answer ``interaction`` by editing the message it was pressed on to show ``embed``,
+    ``content`` and ``items`` (none: the message's components are removed). ``attachments``
+    replace the message's files; None keeps them. Raises as ``edit_message`` does: an
+    ``HTTPException`` Discord's refusal (``NotFound`` 10062 when answered after 3 s), and
+    ``InteractionResponded`` when the press was answered already."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    if interaction.message is not None:
+        state.prevent_view_updates_for(interaction.message.id)
+    params = interaction_message_response_params(
+        type=InteractionResponseType.message_update.value,
+        content=content,
+        embed=embed,
+        view=Rows(items) if items else None,  # type: ignore[arg-type]
+        attachments=MISSING if attachments is None else attachments,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    # No ``with_response``: Discord answers 204 and nothing is parsed.
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=None if params.files else params.payload,
+        files=params.files or None,
+        multipart=params.multipart or None,
+    )
+    response._response_type = InteractionResponseType.message_update
