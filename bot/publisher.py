@@ -112,7 +112,11 @@ class Publisher:
             self._sending(board)
             try:
                 await edit_board(
-                    interaction, embed=board.embed, content=board.content, items=board.items, attachments=files
+                    interaction,
+                    embed=board.embed,
+                    content=board.content,
+                    items=board.items,
+                    attachments=files,
                 )
             except discord.HTTPException as error:
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
