@@ -28,13 +28,15 @@ from discord.http import Route
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
+from bot.components import Component
+
 
 class Rows:
     """A board's components as Discord's action rows, laid out as discord.py's ``View`` lays
     them out (an item's ``row`` if it has one, else the first row with room, rows in order), for
     ``interaction_message_response_params``, which asks only for these two methods."""
 
-    def __init__(self, items: Sequence[discord.ui.Item[Any]]) -> None:
+    def __init__(self, items: Sequence[Component]) -> None:
         self.items = items
 
     def to_components(self) -> list[dict[str, Any]]:
@@ -62,7 +64,7 @@ async def edit_board(
     *,
     embed: discord.Embed,
     content: str | None,
-    items: Sequence[discord.ui.Item[Any]],
+    items: Sequence[Component],
     attachments: Sequence[discord.File] | None = None,
 ) -> None:
     """Answer ``interaction`` by editing the message it was pressed on to show ``embed``,
