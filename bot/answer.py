@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 from discord.enums import InteractionResponseType
-from discord.http import Route
+from discord.http import MultipartParameters, Route
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
@@ -72,8 +72,7 @@ async def edit_board(
     replace the message's files; None keeps them. Raises as ``edit_message`` does: an
     ``HTTPException`` Discord's refusal (``NotFound`` 10062 when answered after 3 s), and
     ``InteractionResponded`` when the press was answered already."""
-    response = interaction.response
-    if response.is_done():
+    if interaction.response.is_done():
         raise discord.InteractionResponded(interaction)
     state = interaction._state
     if interaction.message is not None:
@@ -86,13 +85,51 @@ async def edit_board(
         attachments=MISSING if attachments is None else attachments,
         previous_allowed_mentions=state.allowed_mentions,
     )
+    await _answer(interaction, params, InteractionResponseType.message_update)
+
+
+async def send_private(
+    interaction: discord.Interaction,
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer ``interaction`` with an ephemeral message only the presser sees, as
+    ``response.send_message(ephemeral=True, ...)`` does, without the message parsed back. A live
+    view (one discord.py must keep to dispatch its callbacks) goes through discord.py itself; the
+    games' panels are stopped views, routed by custom id."""
+    if view is not None and not view.is_finished():
+        await interaction.response.send_message(
+            content, embed=embed or MISSING, file=file or MISSING, view=view, ephemeral=True
+        )
+        return
+    if interaction.response.is_done():
+        raise discord.InteractionResponded(interaction)
+    params = interaction_message_response_params(
+        type=InteractionResponseType.channel_message.value,
+        content=content,
+        embed=MISSING if embed is None else embed,
+        file=MISSING if file is None else file,
+        view=MISSING if view is None else view,
+        flags=discord.MessageFlags(ephemeral=True),
+        previous_allowed_mentions=interaction._state.allowed_mentions,
+    )
+    await _answer(interaction, params, InteractionResponseType.channel_message)
+
+
+async def _answer(
+    interaction: discord.Interaction, params: MultipartParameters, kind: InteractionResponseType
+) -> None:
+    """Post the interaction's callback and mark it answered, as discord.py's answers do."""
     route = Route(
         "POST",
         "/interactions/{webhook_id}/{webhook_token}/callback",
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
-    http = state.http
+    http = interaction._state.http
     # No ``with_response``: Discord answers 204 and nothing is parsed.
     await async_context.get().request(
         route,
@@ -103,4 +140,4 @@ async def edit_board(
         files=params.files or None,
         multipart=params.multipart or None,
     )
-    response._response_type = InteractionResponseType.message_update
+    interaction.response._response_type = kind

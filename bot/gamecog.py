@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot import computers
+from bot.answer import send_private
 from bot.board import Board, closed_board, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
@@ -421,7 +422,7 @@ class GameCog(commands.GroupCog):
                     edit["attachments"] = [message["file"]]
                 await target.response.edit_message(**{"view": None, **edit})
             elif answer:
-                await target.response.send_message(ephemeral=True, **message)
+                await send_private(target, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)
             release(message)
