@@ -61,6 +61,9 @@ class Board:
     items: Sequence[Component] = field(default_factory=list)
     picture: Picture | None = None
     content: str | None = None
+    # The public state it was drawn from, when its game can say (``GameCog.board_state``): a
+    # board for an equal state is this one again, and is not drawn.
+    state: Any = None
 
     def view(self) -> discord.ui.View | None:
         return make_view(self.items) if self.items else None

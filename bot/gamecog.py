@@ -97,6 +97,12 @@ class GameCog(commands.GroupCog):
     def render_board(self, session: Session) -> Board:
         raise NotImplementedError
 
+    def board_state(self, session: Session) -> Any:
+        """Everything ``render_board`` draws from, comparable, for a game whose presses often
+        change nothing public: the board for an equal state is not drawn again. None: always
+        drawn."""
+        return None
+
     def render_final(self, session: Session, result: Result) -> Board:
         """The board once the game is over; by default the last board, without its buttons."""
         board = self.render_board(session)
@@ -361,7 +367,10 @@ class GameCog(commands.GroupCog):
             await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self._schedule(session)
-            await self._publish(session, self.render_board(session), interaction)
+            board = self.publisher(session).redraw(
+                self.board_state(session), lambda: self.render_board(session)
+            )
+            await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
 
     async def _deliver(

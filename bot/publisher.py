@@ -134,6 +134,19 @@ class Publisher:
         if self._task is None:
             self._task = asyncio.create_task(self._flush(), name=f"board:{self.session.channel_id}")
 
+    def redraw(self, state: Any, render: Callable[[], Board]) -> Board:
+        """The board for the game's public ``state``: the one the message shows (or will, once
+        its edit goes out) when that was drawn from an equal state, else ``render()``. A press
+        that changes nothing public (a Monster Masks slap joining a race) then costs no drawing
+        and no comparing. ``state`` None: always drawn."""
+        if state is not None and self.shown is not None:
+            message_id, board = self.shown
+            if message_id == self.session.board_message_id and board.state == state:
+                return board
+        board = render()
+        board.state = state
+        return board
+
     def posted(self, message_id: int, board: Board) -> None:
         """``board`` was posted as the new message ``message_id`` (a lobby's first message)."""
         self.shown = (message_id, board)
@@ -158,6 +171,8 @@ class Publisher:
         before, now = old.items, board.items
         if message_id != self.session.board_message_id or len(before) != len(now):
             return False
+        if old is board:
+            return True  # given again by ``redraw``
         if any(
             getattr(a, "custom_id", None) != getattr(b, "custom_id", None)
             for a, b in zip(before, now, strict=True)
