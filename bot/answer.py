@@ -1,20 +1,21 @@
-"""A press answered by editing its board message (interaction callback type 7), cheaply.
+"""A press's own answer, posted without asking Discord for the message back.
 
-discord.py's ``InteractionResponse.edit_message`` asks Discord for the edited message back
-(``?with_response=1``) and parses it into a full ``Message`` (``InteractionCallbackResponse``),
-and it takes the components as a ``View``. The publisher throws that message away, and builds
-its views only to have them turned into component dicts. Together that was about a third of
-the bot's own work for a press beyond a bare acknowledge (see "Answering a press" in
-docs/architecture.md). ``edit_board`` posts the same callback without asking for the message
-(Discord then answers 204 No Content), with the components laid out straight from the board's
-items, and marks the interaction answered as discord.py does, so ``is_done()`` and a second
-answer (``InteractionResponded``) behave as after ``edit_message``.
+discord.py's ``InteractionResponse.edit_message`` and ``send_message`` post the callback with
+``?with_response=1`` and parse the returned message into a full ``Message``
+(``InteractionCallbackResponse``), which the bot never reads: ~0.27 ms profiled per board answer,
+and ``edit_message`` wants the components as a ``View``. ``edit_board`` (callback type 7: the
+board edited inside the answer) and ``send_private`` (type 4, ephemeral) post the same callback
+without it (Discord then answers 204 No Content), the board's components laid out straight from
+its items (``Rows``), and mark the interaction answered as discord.py does, so ``is_done()`` and a
+second answer (``InteractionResponded``) behave as after discord.py's own. See "Answering a
+press" in docs/architecture.md for the figures.
 
-What ``edit_message`` does besides, and why it is not needed here: ``store_view`` keeps a live
-view to dispatch its callbacks; game components are routed by custom id (``GameBot.on_interaction``)
-and every board view was stopped before it was sent (``make_view``), so none was ever stored.
-``prevent_view_updates_for`` still runs: it stops a view that discord.py may be tracking on that
-message from being refreshed by the edit, as ``edit_message`` does for any view passed.
+What discord.py does besides, and why it is not needed here: ``store_view`` keeps a live view
+to dispatch its callbacks; game components are routed by custom id (``GameBot.on_interaction``)
+and board and panel views are stopped before they are sent (``make_view``), so none was ever
+stored (``send_private`` hands a live view to discord.py all the same).
+``prevent_view_updates_for`` still runs: it stops a view discord.py may be tracking on that
+message from being refreshed by the edit, as ``edit_message`` does.
 """
 
 from __future__ import annotations
