@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.components import GameButton, make_view
+from bot.components import Component, GameButton, make_view
 from bot.picture_cache import ByteLRU
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -58,9 +58,12 @@ class Picture:
 @dataclass
 class Board:
     embed: discord.Embed
-    items: Sequence[discord.ui.Item[Any]] = field(default_factory=list)
+    items: Sequence[Component] = field(default_factory=list)
     picture: Picture | None = None
     content: str | None = None
+    # The public state it was drawn from, when its game can say (``GameCog.board_state``): a
+    # board for an equal state is this one again, and is not drawn.
+    state: Any = None
 
     def view(self) -> discord.ui.View | None:
         return make_view(self.items) if self.items else None

@@ -16,6 +16,7 @@ a quarter of a bare acknowledge per press (see docs/architecture.md).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -64,11 +65,13 @@ def bound_id(custom_id: str, game: str) -> str:
 
 
 def bind(items: Iterable[Any], game: str) -> None:
-    """Bind every game component among ``items`` to the game tagged ``game`` (again, if it was
-    bound before: a component keeps the id its game drew)."""
+    """Bind every game component among ``items`` (a board's ``GameButton`` s, or the discord.py
+    items a private panel's view was made of) to the game tagged ``game`` (again, if it was bound
+    before: a component keeps the id its game drew)."""
     for item in items:
-        if isinstance(item, (GameButton, GameSelect)):
-            item.custom_id = bound_id(item.unbound_id, game)
+        unbound = getattr(item, "unbound_id", None)
+        if unbound is not None:
+            item.custom_id = bound_id(unbound, game)
 
 
 def press_of(interaction: discord.Interaction) -> Press | None:
@@ -85,7 +88,21 @@ def press_of(interaction: discord.Interaction) -> Press | None:
     return None
 
 
-class GameButton(discord.ui.Button):
+@functools.lru_cache(maxsize=64)
+def _emoji(emoji: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(discord.PartialEmoji.from_str(emoji).to_dict().items())
+
+
+class GameButton:
+    """A game's button, as plain data. A board is drawn on every press, Monster Masks' with 18
+    buttons, and a ``discord.ui.Button`` costs about four times as much to build: so the board's
+    own answer sends these as component dicts (``to_component_dict``, laid out by
+    ``bot.answer.Rows``), and ``make_view`` turns them into discord.py buttons only where a view
+    is needed (a REST edit, a new message, a private panel)."""
+
+    __slots__ = ("unbound_id", "custom_id", "label", "style", "emoji", "disabled", "row")
+    width = 1  # of the 5 in an action row, as discord.py's items say
+
     def __init__(
         self,
         channel_id: int,
@@ -98,15 +115,36 @@ class GameButton(discord.ui.Button):
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            label=label,
-            style=style,
-            emoji=emoji,
-            disabled=disabled,
-            row=row,
-            custom_id=button_id(channel_id, name, arg),
+        if row is not None and not 0 <= row < 5:
+            raise ValueError("row cannot be negative or greater than or equal to 5")
+        self.unbound_id = self.custom_id = button_id(channel_id, name, arg)
+        self.label = label
+        self.style = style
+        self.emoji = emoji
+        self.disabled = disabled
+        self.row = row
+
+    def to_component_dict(self) -> dict[str, Any]:
+        """As ``discord.ui.Button.to_component_dict`` gives it, key for key."""
+        payload: dict[str, Any] = {"type": 2, "style": self.style.value, "disabled": self.disabled}
+        if self.label:
+            payload["label"] = self.label
+        payload["custom_id"] = self.custom_id
+        if self.emoji:
+            payload["emoji"] = dict(_emoji(self.emoji))
+        return payload
+
+    def to_item(self) -> discord.ui.Button[Any]:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=self.label,
+            style=self.style,
+            emoji=self.emoji,
+            disabled=self.disabled,
+            row=self.row,
+            custom_id=self.custom_id,
         )
-        self.unbound_id = self.custom_id
+        button.unbound_id = self.unbound_id  # type: ignore[attr-defined]  # so ``bind`` knows it
+        return button
 
 
 class GameSelect(discord.ui.Select):
@@ -130,12 +168,16 @@ class GameSelect(discord.ui.Select):
         self.unbound_id = self.custom_id
 
 
-def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+# What a board's or a panel's components are made of.
+Component = discord.ui.Item[Any] | GameButton
+
+
+def make_view(items: Sequence[Component]) -> discord.ui.View:
     """The components of a message, in a view that is stopped before it is sent: discord.py keeps
     no record of a stopped view (a kept view's custom ids would pile up, one set per board edit).
     Game presses are read by ``press_of``; other buttons are registered ``DynamicItem`` s."""
     view = discord.ui.View(timeout=None)
     for item in items:
-        view.add_item(item)
+        view.add_item(item.to_item() if isinstance(item, GameButton) else item)
     view.stop()
     return view

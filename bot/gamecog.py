@@ -20,6 +20,7 @@ import discord
 from discord.ext import commands
 
 from bot import computers
+from bot.answer import send_private
 from bot.board import Board, closed_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
@@ -79,6 +80,12 @@ class GameCog(Lobby, commands.GroupCog):
 
     def render_board(self, session: Session) -> Board:
         raise NotImplementedError
+
+    def board_state(self, session: Session) -> Any:
+        """Everything ``render_board`` draws from, comparable, for a game whose presses often
+        change nothing public: the board for an equal state is not drawn again. None: always
+        drawn."""
+        return None
 
     def render_final(self, session: Session, result: Result) -> Board:
         """The board once the game is over; by default the last board, without its buttons."""
@@ -200,7 +207,10 @@ class GameCog(Lobby, commands.GroupCog):
             await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
-            await self._publish(session, self.render_board(session), interaction)
+            board = self.publisher(session).redraw(
+                self.board_state(session), lambda: self.render_board(session)
+            )
+            await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
 
     async def _deliver(
@@ -261,7 +271,7 @@ class GameCog(Lobby, commands.GroupCog):
                     edit["attachments"] = [message["file"]]
                 await target.response.edit_message(**{"view": None, **edit})
             elif answer:
-                await target.response.send_message(ephemeral=True, **message)
+                await send_private(target, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)
             release(message)

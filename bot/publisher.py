@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.answer import edit_board
 from bot.board import Board
 from bot.components import bind
 from bot.sessions import PLAYING, Session
@@ -106,19 +107,24 @@ class Publisher:
             return
         self.shown = (self.session.board_message_id, board)
         if interaction is not None and self._from_board(interaction):
-            kwargs = await self.message_kwargs(board, editing=True)
+            board.attach_picture()
+            files = await self._changed_picture(board)
             self._sending(board)
             try:
-                await interaction.response.edit_message(**kwargs)
+                await edit_board(
+                    interaction,
+                    embed=board.embed,
+                    content=board.content,
+                    items=board.items,
+                    attachments=files,
+                )
             except discord.HTTPException as error:
-                release(kwargs)
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
                 if not isinstance(error, discord.NotFound) or error.code != UNKNOWN_INTERACTION:
                     self.shown = None
                     raise
                 # Answered after Discord's 3 s: the move stands, so edit the board message itself.
             else:
-                release(kwargs)
                 self.waiting = None  # this answer showed the latest board
                 # A REST edit in flight might land after this answer: it is then sent again.
                 self._answered_in_flight = self._in_flight
@@ -127,6 +133,19 @@ class Publisher:
         self.waiting = board
         if self._task is None:
             self._task = asyncio.create_task(self._flush(), name=f"board:{self.session.channel_id}")
+
+    def redraw(self, state: Any, render: Callable[[], Board]) -> Board:
+        """The board for the game's public ``state``: the one the message shows (or will, once
+        its edit goes out) when that was drawn from an equal state, else ``render()``. A press
+        that changes nothing public (a Monster Masks slap joining a race) then costs no drawing
+        and no comparing. ``state`` None: always drawn."""
+        if state is not None and self.shown is not None:
+            message_id, board = self.shown
+            if message_id == self.session.board_message_id and board.state == state:
+                return board
+        board = render()
+        board.state = state
+        return board
 
     def posted(self, message_id: int, board: Board) -> None:
         """``board`` was posted as the new message ``message_id`` (a lobby's first message)."""
@@ -152,6 +171,8 @@ class Publisher:
         before, now = old.items, board.items
         if message_id != self.session.board_message_id or len(before) != len(now):
             return False
+        if old is board:
+            return True  # given again by ``redraw``
         if any(
             getattr(a, "custom_id", None) != getattr(b, "custom_id", None)
             for a, b in zip(before, now, strict=True)
@@ -175,9 +196,18 @@ class Publisher:
         view = board.view()
         if view is not None or editing:
             kwargs["view"] = view
-        if not editing or picture_key(board) != self._picture_on_message():
-            kwargs["attachments" if editing else "files"] = await picture_files(board)
+        if not editing:
+            kwargs["files"] = await picture_files(board)
+        elif (files := await self._changed_picture(board)) is not None:
+            kwargs["attachments"] = files
         return kwargs
+
+    async def _changed_picture(self, board: Board) -> list[discord.File] | None:
+        """The files an edit of the board message names: None (the message keeps its files)
+        when it shows this picture already."""
+        if picture_key(board) == self._picture_on_message():
+            return None
+        return await picture_files(board)
 
     def _sending(self, board: Board) -> None:
         """Just before a request that shows ``board`` on the board message."""

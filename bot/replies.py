@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.answer import send_private
 from bot.sessions import Session
 
 
@@ -15,7 +16,7 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        await send_private(interaction, content=text, **kwargs)
 
 
 def is_moderator(interaction: discord.Interaction) -> bool:

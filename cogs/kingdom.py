@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.answer import send_private
 from bot.board import Board, drawn, sign
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
@@ -185,7 +186,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             return False
         assert session.engine is not None
         message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
-        await interaction.response.send_message(ephemeral=True, **self.bound(session, message))
+        await send_private(interaction, **self.bound(session, message))
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)
         return True

@@ -73,6 +73,28 @@ def picture(view: dict[str, Any]) -> Picture:
     return Picture(key=("masks", highlight), render=lambda: board_png(highlight), filename="tiles.png")
 
 
+def board_state(view: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
+    """Every part of the public view ``render`` draws from, and nothing else: a slap that joins
+    or opens a race changes the view (its races) but not this, so the board is not drawn again
+    (``GameCog.board_state``). A test checks that equal states draw equal boards."""
+    return (
+        tuple(names),
+        view["turn"],
+        view["turns"],
+        view["phase"],
+        view["mime"],
+        view["guess_deadline"],
+        view["reveal_until"],
+        tuple(view["held_by"]),
+        tuple(view["lost"]),
+        tuple(view["piles"]),
+        view["deck"],
+        view["removed"],
+        view["last_reveal"],
+        view["options"],
+    )
+
+
 def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
     tile_of = {seat: tile for tile, seat in enumerate(view["held_by"]) if seat is not None}
     lines = []

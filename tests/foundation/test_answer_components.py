@@ -1,0 +1,50 @@
+"""A board's components as the press's own answer sends them (``bot.answer.Rows``, plain
+``GameButton`` s) are exactly what discord.py's ``View`` sends for the same items."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.answer import Rows
+from bot.components import GameButton, GameSelect, bind, make_view
+from bot.rematch import PlayAgainButton
+
+CHANNEL = 123456789012345678
+
+
+def boards() -> list[list[object]]:
+    tiles = [GameButton(CHANNEL, "slap", f"3.{t}", label=f"tile {t}", row=t // 4) for t in range(16)]
+    tiles += [
+        GameButton(CHANNEL, "card", 3, label="My card", emoji="🃏", row=4),
+        GameButton(CHANNEL, "end", 3, label="End", emoji="⏹️", style=discord.ButtonStyle.danger, row=4),
+    ]
+    stacks = [
+        GameButton(CHANNEL, "place", f"{s}-7", label=f"{s + 1}", style=discord.ButtonStyle.primary, row=0)
+        for s in range(4)
+    ] + [GameButton(CHANNEL, "stop", 7, label="Stop!", emoji="✋", disabled=True, row=1)]
+    # No rows given: each goes to the first row with room; a select fills a row by itself.
+    options = [discord.SelectOption(label=name, value=name) for name in ("alice", "bob")]
+    mixed = [
+        GameButton(CHANNEL, "stand", 2, label="Stand"),
+        GameSelect(CHANNEL, "exchange", options, placeholder="Exchange with…"),
+        GameButton(CHANNEL, "cut", 2, label="Cut"),
+        PlayAgainButton("ab12"),
+    ]
+    return [tiles, stacks, mixed]
+
+
+def test_the_answers_rows_are_discord_pys_rows_for_every_kind_of_board() -> None:
+    for items in boards():
+        bind(items, "0badc0de")
+        assert Rows(items).to_components() == make_view(items).to_components()
+
+
+def test_a_plain_game_button_is_sent_as_discord_pys_button_and_keeps_its_game_binding() -> None:
+    button = GameButton(CHANNEL, "stop", 7, label="Stop!", emoji="✋", style=discord.ButtonStyle.danger)
+    bind([button], "0badc0de")
+    item = make_view([button]).children[0]
+    assert isinstance(item, discord.ui.Button)
+    assert button.to_component_dict() == item.to_component_dict()
+    assert item.custom_id == f"pc:{CHANNEL}:0badc0de:stop:7"
+    bind([item], "feedface")  # a panel's view, bound as it is sent
+    assert item.custom_id == f"pc:{CHANNEL}:feedface:stop:7"
