@@ -7,7 +7,9 @@ restart loses nothing.
 
 The engine's replay log (``"log"`` in every engine's ``to_json()``) only grows, so it is not saved
 whole with the state: each save stores the state without it plus the entries added since the last
-save, as rows of their own (``save``), and a restart puts them back (``restored_state``).
+save, as rows of their own (``save``), and a restart puts them back (``restored_state``). An
+engine's saved state may leave out more of what follows from its log (``GameEngine.to_save``:
+Monster Masks' finished turns).
 """
 
 from __future__ import annotations
