@@ -208,7 +208,7 @@ def memory_point(
     point["types"] = collections.Counter(
         type_name(type(o)) for o in gc.get_objects() if id(o) not in simcord_objects
     )
-    sizes = [len(orjson.dumps(s.to_json())) for s in run.bot.sessions]
+    sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:
         point["save"] = statistics.median(sizes)
     if base is not None and games:

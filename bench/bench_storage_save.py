@@ -4,7 +4,8 @@ The states saved are real ones: a 16-player Death Over the Kingdom game and an 8
 Monster Masks game, each at its first press (start) and its last (end), wrapped in their session as
 the bot saves them. Two ways of saving are compared on the same states: whole (the state with its
 replay log, as before issue 13) and append (the state without its log plus the press's new log
-entries as rows, ``Session.to_save``). For each: the bytes one save writes, the bytes written over
+entries as rows, ``Session.to_save``; for Masks also without its finished turns' records, which a
+restore rebuilds from the log). For each: the bytes one save writes, the bytes written over
 the whole game, and each save timed alone: its latency (what a press waits for) and the CPU the
 process spends on it (what the event loop cannot give to other presses meanwhile). SQLite uses its
 direct writer; PostgreSQL its pool, one statement and one round trip, on a throwaway local server

@@ -7,7 +7,9 @@ restart loses nothing.
 
 The engine's replay log (``"log"`` in every engine's ``to_json()``) only grows, so it is not saved
 whole with the state: each save stores the state without it plus the entries added since the last
-save, as rows of their own (``save``), and a restart puts them back (``restored_state``).
+save, as rows of their own (``save``), and a restart puts them back (``restored_state``). An
+engine's saved state may leave out more of what follows from its log (``GameEngine.to_save``:
+Monster Masks' finished turns).
 """
 
 from __future__ import annotations
@@ -113,7 +115,9 @@ class Session:
     def seat_names(self) -> list[str]:
         return [self.name_of(seat) for seat in range(len(self.players))]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, saving: bool = False) -> dict[str, Any]:
+        """The whole state; ``saving``: with the engine's state as saved (``GameEngine.to_save``)."""
+        engine = self.engine
         return {
             "kind": self.kind,
             "guild_id": self.guild_id,
@@ -129,7 +133,7 @@ class Session:
             "board_message_id": self.board_message_id,
             "lobby_deadline": self.lobby_deadline,
             "started_at": self.started_at,
-            "engine": self.engine.to_json() if self.engine is not None else None,
+            "engine": None if engine is None else engine.to_save() if saving else engine.to_json(),
             "extra": self.extra,
             "salt": self.salt,
             "invited": self.invited,
@@ -169,7 +173,7 @@ class Session:
     def to_save(self) -> tuple[dict[str, Any], LogRows | None]:
         """The state as saved: without the engine's log, whose entries since the last save go as
         rows of their own. An engine without a log is saved whole."""
-        state = self.to_json()
+        state = self.to_json(saving=True)
         engine = state["engine"]
         if not isinstance(engine, dict) or not isinstance(engine.get("log"), list):
             return state, None

@@ -133,10 +133,16 @@ class GameEngine(ABC):
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON-serializable data."""
 
+    def to_save(self) -> dict[str, Any]:
+        """The state as saved after every press (bot.sessions): ``from_json`` must restore it
+        once its ``"log"`` is back in it. An engine may leave out what follows from the log and
+        never changes, so a save does not grow with the game. Default: the whole state."""
+        return self.to_json()
+
     @classmethod
     @abstractmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        """Rebuild an engine saved with ``to_json``."""
+        """Rebuild an engine saved with ``to_json`` or ``to_save``."""
 
     @property
     @abstractmethod

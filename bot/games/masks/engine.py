@@ -30,8 +30,9 @@ REVEAL = "reveal"  # the pause after a reveal, before the next Mime draws
 OVER = "over"
 
 # Bump when the JSON layout changes incompatibly. 2: race losers are saved ("lost"); a format 1
-# save was played with second chances, so it loads with that option on.
-FORMAT = 2
+# save was played with second chances, so it loads with that option on. 3: "history" may leave
+# out the first "history_from" turns (a save leaves out the finished ones), rebuilt from the log.
+FORMAT = 3
 
 
 class MasksEngine(GameEngine):
@@ -498,6 +499,15 @@ class MasksEngine(GameEngine):
     # ------------------------------------------------------------- storage
 
     def to_json(self) -> dict[str, Any]:
+        return self._state(0)
+
+    def to_save(self) -> dict[str, Any]:
+        """The state without the finished turns' records: they never change once the turn is over
+        and follow from the log, which ``from_json`` replays to put them back. So a save stays
+        the same size from the first turn to the last."""
+        return self._state(max(0, len(self.history) - 1))
+
+    def _state(self, history_from: int) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "players": self.players,
@@ -520,16 +530,19 @@ class MasksEngine(GameEngine):
             "reveal_until": self.reveal_until,
             "last_reveal": copy.deepcopy(self.last_reveal),
             "version": self.version,
-            # Both grow with the game and are saved after every press, so only what can still
-            # change is copied: the current turn's record. Finished turns and log entries are
-            # never modified once written, and the result shares them (treat it as read-only).
-            "history": [*self.history[:-1], copy.deepcopy(self.history[-1])] if self.history else [],
+            # Both grow with the game, so only what can still change is copied: the current
+            # turn's record. Finished turns and log entries are never modified once written, and
+            # the result shares them (treat it as read-only).
+            "history_from": history_from,
+            "history": [*self.history[history_from:-1], copy.deepcopy(self.history[-1])]
+            if self.history
+            else [],
             "log": list(self.log),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("format") not in (1, FORMAT):
+        if data.get("format") not in (1, 2, FORMAT):
             raise ValueError(f"Unsupported Island of Monster Masks save format: {data.get('format')!r}.")
         data = copy.deepcopy(dict(data))
         if data["format"] == 1:
@@ -562,4 +575,25 @@ class MasksEngine(GameEngine):
         engine._tile_of = {seat: tile for tile, seat in engine.held.items()}
         engine._racing = {e.seat: tile for tile, race in engine.races.items() for e in race.entries}
         engine._lost = {int(seat): int(tile) for seat, tile in data["lost"]}
+        if data.get("history_from", 0):
+            engine._put_back_history(int(data["history_from"]))
         return engine
+
+    def _put_back_history(self, left_out: int) -> None:
+        """The first ``left_out`` turns' records, which a save leaves out, rebuilt by replaying
+        the log. The replay must come to exactly the saved state, so the records it gives are
+        the ones the game made; a log that does not is refused, never restored half right."""
+        if not self.log or self.log[0].get("op") != "new":
+            raise ValueError("An Island of Monster Masks save without its history needs its log.")
+        try:
+            replayed = type(self).replay(self.log)
+        except IllegalAction as refusal:
+            raise ValueError(f"The saved log does not replay: {refusal.reason}") from None
+        if len(replayed.history) != left_out + len(self.history):
+            raise ValueError(
+                f"The log replays {len(replayed.history)} turns; the save has {len(self.history)} "
+                f"after the {left_out} it left out."
+            )
+        self.history[:0] = replayed.history[:left_out]
+        if replayed.to_json() != self.to_json():
+            raise ValueError("The log does not replay to the saved Island of Monster Masks state.")
