@@ -20,7 +20,7 @@ from bot.metrics import Metrics
 from bot.publisher import Publishers
 from bot.rematch import PlayAgainButton
 from bot.sessions import SessionRegistry, restored_state
-from bot.storage import Storage
+from bot.storage import SavedSession, Storage
 
 log = logging.getLogger(__name__)
 
@@ -87,17 +87,7 @@ class GameBot(commands.AutoShardedBot):
         restored = 0
         shards = self.config.shards()
         for saved in await self.storage.load_sessions(shards):
-            data = restored_state(saved)
-            cog = self.game_cogs.get(data.get("kind", ""))
-            if cog is None:
-                log.warning(
-                    "a saved %r session in channel %s has no game cog",
-                    data.get("kind"),
-                    data.get("channel_id"),
-                )
-                continue
-            cog.restore(data)
-            restored += 1
+            restored += self._restore(saved)
         where = f"shards {sorted(shards.ids)} of {shards.count}" if shards else "every shard"
         log.info("restored %d open session(s) on %s from %s", restored, where, self.storage.backend)
         config = self.config
@@ -106,6 +96,27 @@ class GameBot(commands.AutoShardedBot):
         )
         await self._sync_commands()
         tune_garbage_collector()
+
+    def _restore(self, saved: SavedSession) -> bool:
+        """Bring one saved game back. A save that cannot be (hand-edited, its log rows short, a
+        format this bot does not know) stays in storage as it is and is logged: one bad save
+        must not keep every other game, and the bot itself, from starting."""
+        state = saved.state
+        cog = self.game_cogs.get(state.get("kind", ""))
+        if cog is None:
+            log.warning(
+                "a saved %r session in channel %s has no game cog", state.get("kind"), state.get("channel_id")
+            )
+            return False
+        try:
+            cog.restore(restored_state(saved))
+        except (ValueError, KeyError, TypeError, IndexError):
+            log.exception(
+                "the saved session in channel %s could not be restored; left as it is",
+                state.get("channel_id"),
+            )
+            return False
+        return True
 
     async def _sync_commands(self) -> None:
         if self.config.dev_guild_id:

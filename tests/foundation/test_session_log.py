@@ -211,3 +211,33 @@ async def test_two_games_in_a_row_in_one_channel_never_mix_logs(world, simcord_e
     session = simcord_env.bot.sessions.get(world.channel.id)
     assert session.engine.s["log"] == [{"seat": 0, "type": "tap", "now": session.engine.s["log"][0]["now"]}]
     assert {k for k, *_ in await stored_rows(simcord_env.bot.storage)} == {session.game_key}
+
+
+async def test_a_save_that_cannot_be_restored_is_logged_and_left_while_the_other_games_go_on(
+    world, simcord_env, restart_bot, caplog
+):
+    alice, bob = world.members[:2]
+    await start_tap(world, target=3)
+    await alice.click(world.board(), label="Tap")
+    good = world.channel
+    # A second game, in another channel, whose saved state counts a log row storage never got
+    # (as if the database had been edited by hand).
+    world.channel = world.guild.create_text_channel("broken")
+    await start_tap(world, target=3)
+    await alice.click(world.board(), label="Tap")
+    storage = simcord_env.bot.storage
+    broken = simcord_env.bot.sessions.get(world.channel.id)
+    state, rows = broken.to_save()
+    state["logged"] += 1
+    await storage.save_session(
+        world.guild.id, world.channel.id, "tap", state, 0, LogRows(rows.key, rows.end, [])
+    )
+
+    await restart_bot()
+
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert f"channel {world.channel.id} could not be restored" in caplog.text
+    assert len(await simcord_env.bot.storage.load_sessions()) == 2  # the broken save is left as it is
+    world.channel = good
+    await bob.click(world.board(), label="Tap")
+    assert simcord_env.bot.sessions.get(good.id).engine.s["scores"] == [1, 1]
