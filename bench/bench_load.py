@@ -14,7 +14,10 @@ measured in the same run. Every picture is drawn when the bot needs it (nothing 
 garbage collection stays on, and the bot's timers run on real seconds. Printed per run:
 
 * RSS before any game, with N open, per open game, and after every game has ended (``/end``)
-  and a ``gc.collect()``; SimCord's own share of the growth is shown apart;
+  and a ``gc.collect()``; SimCord's own share of the growth is shown apart; with ``--rounds K``
+  the games are opened, loaded and ended K times, so memory the bot keeps (growing each round)
+  is told from memory the allocator holds for reuse (level); what a full collection walks, how
+  much of it SimCord's, and how long ``gc.collect()`` took there;
 * the bot's CPU per press (median, p99) beside a bare acknowledge's, with SimCord's cost apart;
 * answer times (from the instant a press was due to its first answer reaching Discord) and how
   many missed Discord's 3 s;
@@ -193,9 +196,12 @@ def picture_caches() -> tuple[int, str]:
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
+    started = time.perf_counter()
     run.collect()
+    collect_ms = (time.perf_counter() - started) * 1000
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {
+        "collect_ms": collect_ms,
         "rss": rss_mb(),
         "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),
@@ -205,9 +211,13 @@ def memory_point(
     }
     # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
     deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)
-    point["types"] = collections.Counter(
-        type_name(type(o)) for o in gc.get_objects() if id(o) not in simcord_objects
-    )
+    # What a full collection walks (the frozen start-up objects are not walked), and how much of
+    # it is SimCord's simulated Discord or the bench's records, which a real bot would not hold.
+    tracked = gc.get_objects()
+    theirs = sum(1 for o in tracked if id(o) in simcord_objects)
+    point["tracked"] = (len(tracked), theirs)
+    point["types"] = collections.Counter(type_name(type(o)) for o in tracked if id(o) not in simcord_objects)
+    del tracked
     sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:
         point["save"] = statistics.median(sizes)
@@ -255,7 +265,24 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         f"world built in {built:.1f} s"
     )
     points = [("before any game", memory_point(run))]
+    for round_number in range(1, args.rounds + 1):
+        label = f" (round {round_number})" if args.rounds > 1 else ""
+        points += await one_round(run, env, tables, args, points[0][1], label)
+    print_memory(points, args.games)
+    errors = env._errors
+    if errors or run.wire.errors:
+        print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
+        for (route, code), n in run.wire.errors.most_common(8):
+            print(f"  refused by Discord: {route} code {code}: {n}")
 
+
+async def one_round(
+    run: LoadRun, env: Any, tables: list[Any], args: argparse.Namespace, base: dict, label: str
+) -> list[tuple[str, dict]]:
+    """Open every game, put the load on, end them all. Repeated (``--rounds``), it shows whether
+    what stays after the games end is kept by the bot (it would grow round after round) or is
+    memory the allocator holds for reuse (it stays level)."""
+    points = []
     await run.begin("opening the games")
     took = await run.open_all()
     setup = run.end()
@@ -265,7 +292,7 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         f"opened {opened}/{args.games} games in {took:.1f} s ({len(answers) / took:.0f} lobby presses/s, "
         f"16 lobbies at a time); lobby answers {latency_line(answers)}; longest stall {ms(setup.max_lag)}"
     )
-    points.append(("all games open", memory_point(run, games=args.games, base=points[0][1])))
+    points.append(("all games open" + label, memory_point(run, games=args.games, base=base)))
 
     if args.seconds > 0:
         await run.begin(
@@ -290,20 +317,15 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
     if steps:
         print_ramp(steps)
 
-    after = memory_point(run, games=args.games, base=points[0][1], breakdown=True)
-    points.append(("after the load, N open", after))
+    after = memory_point(run, games=args.games, base=base, breakdown=True)
+    points.append(("after the load, N open" + label, after))
     await run.quiesce()
     took = await run.end_all()
     await asyncio.sleep(0.5)
     await run.drain()
     print(f"ended every game with /end in {took:.1f} s")
-    points.append(("every game ended", memory_point(run, trim=True)))
-    print_memory(points, args.games)
-    errors = env._errors
-    if errors or run.wire.errors:
-        print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
-        for (route, code), n in run.wire.errors.most_common(8):
-            print(f"  refused by Discord: {route} code {code}: {n}")
+    points.append(("every game ended" + label, memory_point(run, trim=True)))
+    return points
 
 
 class LogCount(logging.Handler):
@@ -337,6 +359,9 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--option", action="append", default=[], help="an option of /<game> new, e.g. grace=1 (repeatable)"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="open, load and end every game this many times (memory kept?)"
+    )
     args = parser.parse_args(argv)
     args.players = args.players or DEFAULT_PLAYERS[args.game]
     args.ramp = [float(x) for x in args.ramp.split(",") if x.strip()]

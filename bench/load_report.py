@@ -240,12 +240,17 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         grown = point["rss"] - base["rss"]
         store = (point["store"] - base["store"]) / 2**20
         line = (
-            f"  {name:<26} RSS {point['rss']:7.1f} MB ({grown:+.1f}; SimCord's store {store:+.1f} MB of it)"
+            f"  {name:<34} RSS {point['rss']:7.1f} MB ({grown:+.1f}; SimCord's store {store:+.1f} MB of it)"
             f", Python blocks {point['blocks']:,}, sessions {point['sessions']}, publishers {point['shown']}"
         )
         if point.get("trimmed") is not None:
             line += f"; after malloc_trim {point['trimmed']:.1f} MB"
         print(line)
+        total, theirs = point["tracked"]
+        print(
+            f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store) "
+            f"in {point['collect_ms']:.0f} ms (gc.collect() on an idle loop)"
+        )
         if point.get("per_game"):
             print(f"    per open game: {point['per_game']}")
         if point.get("breakdown"):
