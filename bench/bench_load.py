@@ -53,6 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import load_owners  # noqa: E402
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
@@ -137,9 +138,12 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     its channels, users and the client are not walked): the engine, the last board shown, each
     seat's last interaction, and the rest of the session."""
     import discord
+    from discord.ext import commands
     from discord.http import HTTPClient
     from discord.state import ConnectionState
     from simcord.backend import Backend
+
+    from bot.session_timers import SessionTimers
 
     stop = (
         discord.Client,
@@ -152,6 +156,8 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
         discord.ClientUser,
         asyncio.AbstractEventLoop,
         asyncio.Task,
+        commands.Cog,  # shared by all its games (an armed timer's callback leads to it)
+        SessionTimers,
     )
     seen: set[int] = set()
     parts = collections.Counter()
@@ -210,7 +216,9 @@ def memory_point(
         "caches": picture_caches(),
     }
     # The census counts the bot's objects: SimCord's store and the bench's own records are left out.
-    deep_size([run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects)
+    point["bench"] = deep_size(
+        [run.wire.edits, run.tasks.steps, run.gc, run.sampler, run.stacks], seen=simcord_objects
+    )
     # What a full collection walks (the frozen start-up objects are not walked), and how much of
     # it is SimCord's simulated Discord or the bench's records, which a real bot would not hold.
     tracked = gc.get_objects()
@@ -230,6 +238,7 @@ def memory_point(
         )
     if breakdown:
         point["breakdown"] = session_breakdown(run)
+    point["owners"] = load_owners.by_owner()
     if trim:
         malloc_trim()
         point["trimmed"] = rss_mb()
@@ -238,6 +247,8 @@ def memory_point(
 
 async def main(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
+    if args.trace_memory:
+        load_owners.start()
     logs = LogCount()
     root = logging.getLogger()
     root.handlers[:] = [logs]
@@ -359,6 +370,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--option", action="append", default=[], help="an option of /<game> new, e.g. grace=1 (repeatable)"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--trace-memory",
+        action="store_true",
+        help="live Python memory by owner (bot, SimCord, bench) at each point; slows the run (memory only)",
+    )
     parser.add_argument(
         "--rounds", type=int, default=1, help="open, load and end every game this many times (memory kept?)"
     )

@@ -248,9 +248,20 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         print(line)
         total, theirs = point["tracked"]
         print(
-            f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store) "
-            f"in {point['collect_ms']:.0f} ms (gc.collect() on an idle loop)"
+            f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store or the "
+            f"bench's records) in {point['collect_ms']:.0f} ms (gc.collect() on an idle loop); "
+            f"the bench's records {point['bench'] / 2**20:.1f} MB"
         )
+        owners = point.get("owners")
+        if owners is not None:
+            first = base["owners"] or {}
+            print(
+                "    live Python memory by owner (tracemalloc): "
+                + ", ".join(
+                    f"{who} {size / 2**20:.1f} MB ({(size - first.get(who, 0)) / 2**20:+.1f})"
+                    for who, size in sorted(owners.items(), key=lambda item: -item[1])
+                )
+            )
         if point.get("per_game"):
             print(f"    per open game: {point['per_game']}")
         if point.get("breakdown"):
