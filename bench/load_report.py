@@ -209,8 +209,10 @@ def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
             held_3s = max(held_3s, delivered)
             if p99 < 0.25:
                 held_250 = max(held_250, delivered)
+        kinds = collections.Counter(log.labels[log.label[i]] for i in presses)
+        mix = ", ".join(f"{name} {n / wall:.0f}/s" for name, n in kinds.most_common()) if wall else ""
         print(
-            f"  offered {rate:g}/s: delivered {delivered:.1f}/s, answers p50 {ms(quantile(latencies, 0.5))} "
+            f"  offered {rate:g}/s: delivered {delivered:.1f}/s ({mix}), answers p50 {ms(quantile(latencies, 0.5))} "
             f"p99 {ms(p99)} max {ms(worst)}, failed {failed}; longest stall {ms(log.max_lag)}"
             + (f" ({'; '.join(verdict)})" if verdict else "")
         )
