@@ -17,7 +17,8 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
   and a ``gc.collect()``; SimCord's own share of the growth is shown apart; with ``--rounds K``
   the games are opened, loaded and ended K times, so memory the bot keeps (growing each round)
   is told from memory the allocator holds for reuse (level); what a full collection walks, how
-  much of it SimCord's, and how long ``gc.collect()`` took there;
+  much of it SimCord's, and how long ``gc.collect()`` took there; with ``--trace-memory``, live
+  Python memory by owner (the bot, SimCord, the bench: ``load_owners.py``; slow, memory only);
 * the bot's CPU per press (median, p99) beside a bare acknowledge's, with SimCord's cost apart;
 * answer times (from the instant a press was due to its first answer reaching Discord) and how
   many missed Discord's 3 s;
