@@ -15,6 +15,7 @@ Monster Masks' finished turns).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -87,14 +88,14 @@ class Session:
     # state saved whole: its next save stores them all).
     logged: int = field(default=0, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def tag(self) -> str:
         """A short public mark of this game, in the custom id of every component it sends, so a
         message kept from an earlier game in the channel is told apart (its own version counters
         start again at 0 every game). Not a secret: custom ids are public."""
         return hashlib.blake2b(self.game_key.encode(), digest_size=4).hexdigest()
 
-    @property
+    @functools.cached_property
     def commitment(self) -> str | None:
         """The shuffle commitment shown on this game's boards (None without a salt)."""
         return commitment(self.seed, self.salt) if self.salt else None
