@@ -188,6 +188,35 @@ class GuildSettings:
     """A server's switches (/settings); a server that never set one has these defaults."""
 
     computers_rated: bool = False  # games with a computer seat change the humans' ratings
+    turn_pings: bool = True  # mention the player (or players) a turn waits for, once per turn
+    champion_role_id: int | None = None  # the role given to a season's champions
+    language: str | None = None  # public boards' language; None: the server's own locale
+
+
+# The guild_settings columns, in GuildSettings' order: the one list both backends read and write.
+SETTINGS_COLUMNS: tuple[str, ...] = tuple(GuildSettings.__dataclass_fields__)
+
+
+def settings_of(row: tuple | None) -> GuildSettings:
+    """A server's settings from its row of SETTINGS_COLUMNS (None: it never set one)."""
+    if row is None:
+        return GuildSettings()
+    rated, pings, role, language = row
+    return GuildSettings(
+        computers_rated=bool(rated),
+        turn_pings=bool(pings),
+        champion_role_id=int(role) if role is not None else None,
+        language=language,
+    )
+
+
+def setting_columns(changes: Mapping[str, object]) -> list[str]:
+    """The columns a settings change names, refusing any that is not a setting (the names go
+    into SQL, so only the known ones may)."""
+    unknown = set(changes) - set(SETTINGS_COLUMNS)
+    if unknown or not changes:
+        raise ValueError(f"not settings: {sorted(unknown) or 'none given'}")
+    return [column for column in SETTINGS_COLUMNS if column in changes]
 
 
 @dataclass(frozen=True)
@@ -306,8 +335,12 @@ class Storage(ABC):
     async def settings(self, guild_id: int) -> GuildSettings: ...
 
     @abstractmethod
+    async def update_settings(self, guild_id: int, **changes: object) -> None:
+        """Set some of this server's settings (GuildSettings' field names), keeping the others."""
+
     async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
         """Whether this server's games with a computer seat change the humans' ratings from now on."""
+        await self.update_settings(guild_id, computers_rated=rated)
 
     # ----------------------------------------------------------------- members' data
 

@@ -15,6 +15,7 @@ from bot.storage import (
     ALL_TIME,
     FORMER_MEMBER,
     RUNNING_SEASON,
+    SETTINGS_COLUMNS,
     GameRecord,
     GuildSettings,
     KindStats,
@@ -34,6 +35,8 @@ from bot.storage import (
     rating_rows,
     redacted,
     season_key,
+    setting_columns,
+    settings_of,
     unpack_log,
 )
 
@@ -136,6 +139,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_key, position)
     );
     CREATE INDEX session_log_channel ON session_log (channel_id);
+    """,
+    """
+    ALTER TABLE guild_settings ADD COLUMN turn_pings BOOLEAN NOT NULL DEFAULT TRUE;
+    ALTER TABLE guild_settings ADD COLUMN champion_role_id BIGINT;
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
     """,
 )
 
@@ -547,17 +555,19 @@ class PostgresStorage(Storage):
     # ----------------------------------------------------------------- server settings
 
     async def settings(self, guild_id: int) -> GuildSettings:
-        rated = await self._pool.fetchval(
-            "SELECT computers_rated FROM guild_settings WHERE guild_id = $1", guild_id
+        row = await self._pool.fetchrow(
+            f"SELECT {', '.join(SETTINGS_COLUMNS)} FROM guild_settings WHERE guild_id = $1", guild_id
         )
-        return GuildSettings(computers_rated=bool(rated))
+        return settings_of(tuple(row) if row is not None else None)
 
-    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+    async def update_settings(self, guild_id: int, **changes: object) -> None:
+        columns = setting_columns(changes)
         await self._pool.execute(
-            "INSERT INTO guild_settings (guild_id, computers_rated) VALUES ($1, $2) "
-            "ON CONFLICT (guild_id) DO UPDATE SET computers_rated = excluded.computers_rated",
+            f"INSERT INTO guild_settings (guild_id, {', '.join(columns)}) "
+            f"VALUES ($1, {', '.join(f'${i}' for i in range(2, len(columns) + 2))}) "
+            f"ON CONFLICT (guild_id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in columns),
             guild_id,
-            rated,
+            *(changes[c] for c in columns),
         )
 
     # ----------------------------------------------------------------- members' data

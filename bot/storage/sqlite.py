@@ -19,6 +19,7 @@ from bot.storage import (
     ALL_TIME,
     FORMER_MEMBER,
     RUNNING_SEASON,
+    SETTINGS_COLUMNS,
     GameRecord,
     GuildSettings,
     KindStats,
@@ -36,6 +37,8 @@ from bot.storage import (
     pack_log,
     rating_rows,
     season_key,
+    setting_columns,
+    settings_of,
     unpack_log,
 )
 
@@ -142,6 +145,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_key, position)
     ) WITHOUT ROWID;
     CREATE INDEX session_log_channel ON session_log (channel_id);
+    """,
+    # More /settings switches: turn pings, the role given to a season's champions, the language
+    # of public boards (NULL: the server's own locale).
+    """
+    ALTER TABLE guild_settings ADD COLUMN turn_pings INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE guild_settings ADD COLUMN champion_role_id INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
     """,
 )
 
@@ -594,17 +604,19 @@ class SqliteStorage(Storage):
 
     async def settings(self, guild_id: int) -> GuildSettings:
         async with self._db.execute(
-            "SELECT computers_rated FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            f"SELECT {', '.join(SETTINGS_COLUMNS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
         ) as cur:
             row = await cur.fetchone()
-        return GuildSettings(computers_rated=bool(row and row[0]))
+        return settings_of(row)
 
-    async def set_computers_rated(self, guild_id: int, rated: bool) -> None:
+    async def update_settings(self, guild_id: int, **changes: object) -> None:
+        columns = setting_columns(changes)
         await self._change(
             (
-                "INSERT INTO guild_settings (guild_id, computers_rated) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET computers_rated = excluded.computers_rated",
-                (guild_id, int(rated)),
+                f"INSERT INTO guild_settings (guild_id, {', '.join(columns)}) "
+                f"VALUES (?, {', '.join('?' for _ in columns)}) "
+                f"ON CONFLICT (guild_id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in columns),
+                (guild_id, *(changes[c] for c in columns)),
             )
         )
 

@@ -9,7 +9,15 @@ from dataclasses import replace
 import pytest
 
 from bot.ratings import MIN_RATED_GAMES, NEW, Rating, update
-from bot.storage import ALL_TIME, FORMER_MEMBER, RUNNING_SEASON, GameRecord, PlayerRecord, Storage
+from bot.storage import (
+    ALL_TIME,
+    FORMER_MEMBER,
+    RUNNING_SEASON,
+    GameRecord,
+    GuildSettings,
+    PlayerRecord,
+    Storage,
+)
 
 GUILD, OTHER = 111, 222
 
@@ -219,3 +227,18 @@ async def test_a_database_from_before_ratings_migrates_and_keeps_its_games_in_th
 
 def test_the_shown_rating_rounds_half_away_from_zero():
     assert Rating(1.5, 0).shown == 2 and Rating(-1.5, 0).shown == -2 and Rating(25, 25 / 3).shown == 0
+
+
+async def test_settings_change_only_what_is_named_and_refuse_unknown_names(storage):
+    assert await storage.settings(GUILD) == GuildSettings()
+    await storage.update_settings(GUILD, turn_pings=False, champion_role_id=1234567890123)
+    await storage.update_settings(GUILD, language="de")
+    await storage.set_computers_rated(GUILD, True)
+    assert await storage.settings(GUILD) == GuildSettings(
+        computers_rated=True, turn_pings=False, champion_role_id=1234567890123, language="de"
+    )
+    await storage.update_settings(GUILD, champion_role_id=None, language=None)
+    assert await storage.settings(GUILD) == GuildSettings(computers_rated=True, turn_pings=False)
+    assert await storage.settings(GUILD + 1) == GuildSettings()
+    with pytest.raises(ValueError):
+        await storage.update_settings(GUILD, **{"computers_rated = 1; --": True})
