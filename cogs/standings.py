@@ -19,6 +19,7 @@ from bot.board import GAME_COLOUR
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
+from bot.i18n import N_, fixed, language_name, private_locale, public_locale, shipped, t
 from bot.ratings import MIN_RATED_GAMES
 from bot.words import plural
 
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
 SEASON_NAME_MAX = 40  # with the prefix and a 20-digit user id, well inside a custom_id's 100
 
-PRIVACY_TEXT = f"""\
+# One message, so a translator sees the whole text; {min_games} is filled in when it is shown.
+PRIVACY_TEXT = N_("""\
 **What this bot keeps**, in its database, per server:
 • **Finished games**: the server, channel, game, options, random seed, start and end times, and \
 whether it was finished or abandoned; for each seat your Discord user id, your display name at \
@@ -52,9 +54,23 @@ others' games stay whole. It applies to finished games: a game you are playing w
 recorded when it ends, so ask again after it.
 A member with **Manage Server** can `/standings reset` this server: every finished game, rating \
 and season here is deleted.
-Ratings rank members after {MIN_RATED_GAMES} rated games; games with computer players do not \
+Ratings rank members after {min_games} rated games; games with computer players do not \
 change them unless the server turned `/settings computers-rated` on.
-"""
+""")
+
+SERVER_LANGUAGE = "default"  # /settings language: back to the server's own locale
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=fixed(language_name(code)), value=code) for code in shipped()
+] + [app_commands.Choice(name="Server default", value=SERVER_LANGUAGE)]
+
+
+def _language_line(language: str | None, guild_locale: object) -> str:
+    spoken = language_name(public_locale(language, guild_locale))
+    source = "chosen here" if language else "the server's own language"
+    return (
+        f"language: **{spoken}** ({source}): boards and announcements speak it; private answers "
+        "speak each member's own Discord language."
+    )
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:
@@ -208,31 +224,45 @@ class StandingsCog(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(computers_rated="computers-rated")
     @app_commands.describe(
-        computers_rated="Whether games with computer players change the human players' ratings"
+        computers_rated="Whether games with computer players change the human players' ratings",
+        language="The language of boards and announcements (private answers use each member's own)",
     )
-    async def settings(self, interaction: discord.Interaction, computers_rated: bool | None = None) -> None:
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        computers_rated: bool | None = None,
+        language: str | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
         if not _can_manage(interaction):
             return await reply_private(interaction, "Only a member with Manage Server can change settings.")
         storage = self.bot.storage
         if computers_rated is not None:
             await storage.set_computers_rated(interaction.guild_id, computers_rated)
+        if language is not None:
+            chosen = None if language == SERVER_LANGUAGE else language
+            await storage.update_settings(interaction.guild_id, language=chosen)
+            self.bot.languages.remember(interaction.guild_id, chosen)
         current = await storage.settings(interaction.guild_id)
         rated = (
             "games with computer players **change** the human players' ratings"
             if current.computers_rated
             else "games with computer players **do not change** anyone's rating"
         )
-        changed = "Saved. " if computers_rated is not None else ""
+        changed = "Saved. " if computers_rated is not None or language is not None else ""
         await reply_private(
             interaction,
             f"{changed}computers-rated: **{'on' if current.computers_rated else 'off'}**: {rated} "
-            "(from the next game recorded). Computer players are never rated nor ranked themselves.",
+            "(from the next game recorded). Computer players are never rated nor ranked themselves.\n"
+            + _language_line(current.language, interaction.guild_locale),
         )
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
     async def privacy(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="Your data", description=PRIVACY_TEXT, colour=GAME_COLOUR)
+        locale = private_locale(interaction)
+        text = t(locale, PRIVACY_TEXT, min_games=MIN_RATED_GAMES)
+        embed = discord.Embed(title=t(locale, "Your data"), description=text, colour=GAME_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(

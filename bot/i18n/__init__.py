@@ -1,0 +1,32 @@
+"""Languages: message catalogues, which language a message speaks, slash commands' translations.
+The design and how to add a language: docs/architecture.md, "Languages"."""
+
+from bot.i18n.catalogues import (
+    DEFAULT,
+    N_,
+    catalogue_locale,
+    language_name,
+    shipped,
+    t,
+    tn,
+    translated,
+)
+from bot.i18n.commands import CommandTranslator, command_strings, fixed
+from bot.i18n.locales import ServerLanguages, private_locale, public_locale
+
+__all__ = [
+    "DEFAULT",
+    "N_",
+    "CommandTranslator",
+    "ServerLanguages",
+    "catalogue_locale",
+    "command_strings",
+    "fixed",
+    "language_name",
+    "private_locale",
+    "public_locale",
+    "shipped",
+    "t",
+    "tn",
+    "translated",
+]
