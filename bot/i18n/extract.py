@@ -75,13 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="change nothing; fail if the template is stale")
     args = parser.parse_args(argv)
     fresh = template()
-    if args.check:
-        with open(TEMPLATE, "rb") as f:
-            stale = _ids(read_po(f)) != _ids(fresh)
-        print(
-            "the catalogue template is out of date: run python -m bot.i18n.extract" if stale else "up to date"
-        )
-        return int(stale)
+    with open(TEMPLATE, "rb") as f:
+        stale = _ids(read_po(f)) != _ids(fresh)
+    if args.check or not stale:  # nothing new: the files (and their dates) stay as they are
+        print("out of date: run python -m bot.i18n.extract" if stale else "the catalogues are up to date")
+        return int(stale and args.check)
     TEMPLATE.write_bytes(_po_text(fresh, ignore_obsolete=True, include_lineno=False))
     for code in shipped():
         if code == DEFAULT:
