@@ -1,4 +1,5 @@
-"""The message catalogues: one gettext ``.po`` file per language, read with Babel at start-up.
+"""The message catalogues: gettext ``.po`` files read with Babel at start-up, several per
+language, one per *area* of the code (``bot/i18n/areas.py``), merged into one catalogue each.
 
 The ``.po`` files are read directly (compiled in memory), so a fresh ``pip install -e .`` needs no
 build step and no compiled ``.mo`` file can fall out of date with its source. The English text is
@@ -19,7 +20,6 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
-DOMAIN = "messages"
 DEFAULT = "en"
 
 # Catalogues added while running (the tests' pseudo-locale); they take precedence over files.
@@ -29,20 +29,35 @@ _extra: dict[str, NullTranslations] = {}
 @cache
 def shipped() -> tuple[str, ...]:
     """The languages the bot speaks: English, then every catalogue in bot/locales, by code."""
-    found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    found = sorted({p.parent.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
     return (DEFAULT, *found)
 
 
-@cache
-def _translations(code: str) -> NullTranslations:
-    if code == DEFAULT:
-        return NullTranslations()
-    with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as po:
+def po_files(code: str) -> list[Path]:
+    """A language's catalogue files, one per area, by name."""
+    return sorted((LOCALE_DIR / code / "LC_MESSAGES").glob("*.po"))
+
+
+def _compiled(path: Path, code: str) -> Translations:
+    with open(path, "rb") as po:
         catalog = read_po(po, locale=code)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)  # fuzzy entries are left out: a guess is not a translation
     compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    return Translations(compiled, domain=path.stem)
+
+
+@cache
+def _translations(code: str) -> NullTranslations:
+    """One language's areas merged into one catalogue: a lookup never needs to know which
+    area a message came from. An id in two areas should read the same in both (a test checks)."""
+    if code == DEFAULT:
+        return NullTranslations()
+    merged: Translations | None = None
+    for path in po_files(code):
+        area = _compiled(path, code)
+        merged = area if merged is None else merged.merge(area)
+    return merged if merged is not None else NullTranslations()
 
 
 def install(code: str, translations: NullTranslations) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -37,12 +38,14 @@ def pseudo_text(message: str) -> str:
     return "⟦" + "".join(out) + "⟧"
 
 
-def pseudo_catalogue(template_path: str) -> Translations:
-    """The pseudo-locale's translations of every message in the template (the .pot)."""
-    with open(template_path, "rb") as f:
-        template = read_po(f)
+def pseudo_catalogue(template_paths: Iterable[Path]) -> Translations:
+    """The pseudo-locale's translations of every message in the templates (the areas' .pot)."""
+    messages = []
+    for path in template_paths:
+        with open(path, "rb") as f:
+            messages += list(read_po(f))
     catalog = Catalog(locale="en")  # English plural rules
-    for message in template:
+    for message in messages:
         if not message.id:
             continue
         if isinstance(message.id, tuple):
@@ -58,9 +61,9 @@ def pseudo_catalogue(template_path: str) -> Translations:
 
 def install_pseudo() -> str:
     """Speak the pseudo-locale from now on (for members whose locale is ``PSEUDO``)."""
-    from bot.i18n.extract import TEMPLATE
+    from bot.i18n.extract import templates
 
-    install(PSEUDO, pseudo_catalogue(str(TEMPLATE)))
+    install(PSEUDO, pseudo_catalogue(templates()))
     return PSEUDO
 
 

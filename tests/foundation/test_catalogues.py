@@ -16,9 +16,10 @@ from babel.support import Translations
 from bot.client import create_bot
 from bot.config import Config
 from bot.i18n import DEFAULT, shipped, t, tn
-from bot.i18n.catalogues import LOCALE_DIR, install, uninstall
+from bot.i18n.areas import area_of, areas
+from bot.i18n.catalogues import LOCALE_DIR, install, po_files, uninstall
 from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
-from bot.i18n.extract import TEMPLATE, main, template
+from bot.i18n.extract import main, template, templates
 from bot.i18n.pseudo import PSEUDO, install_pseudo, pseudo_text, uninstall_pseudo, untranslated
 
 LANGUAGES = [code for code in shipped() if code != DEFAULT]
@@ -28,9 +29,19 @@ FIELD = re.compile(r"\{\w+\}")
 NAME_CHARS = re.compile(r"^[-_'\w]{1,32}$")
 
 
-def read(code: str) -> Catalog:
-    with open(LOCALE_DIR / code / "LC_MESSAGES" / "messages.po", "rb") as f:
+def read_area(code: str, area: str) -> Catalog:
+    with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po", "rb") as f:
         return read_po(f, locale=code)
+
+
+def read(code: str) -> Catalog:
+    """A language's areas in one catalogue, as the bot merges them."""
+    merged = Catalog(locale=code)
+    for path in po_files(code):
+        for message in read_area(code, path.stem):
+            if message.id:
+                merged[message.id] = message  # keeps context, string and flags
+    return merged
 
 
 @pytest.fixture(scope="module")
@@ -170,5 +181,35 @@ def test_the_pseudo_locale_accents_every_message_and_keeps_fields_and_markup():
 def test_untranslated_finds_english_but_not_names_mentions_or_digests():
     text = "⟦Ŵíñš: {name}⟧ alice <@123> <t:1700000000:R> <:mask:42> 9f86d081884c7d65 and Robo 1"
     assert untranslated(text, allowed=["alice", "Robo 1"]) == ["name", "and"]
-    with open(TEMPLATE, "rb") as f:
-        assert len([m for m in read_po(f) if m.id]) > 80
+    count = 0
+    for path in templates():
+        with open(path, "rb") as f:
+            count += len([m for m in read_po(f) if m.id])
+    assert count > 80
+
+
+def test_each_area_has_its_own_file_in_every_language():
+    # Helpers converting different parts of the bot edit different files.
+    assert area_of("cogs/kabuki.py") == area_of("bot/games/kabuki/board.py") == "kabuki"
+    assert area_of("bot/games/masks/engine.py") == "masks" and area_of("cogs/kingdom.py") == "kingdom"
+    assert area_of("cogs/standings.py") == "general" and area_of("bot/lobby.py") == "session"
+    names = {path.stem for path in templates()}
+    assert {"commands", "general"} <= names <= set(areas())
+    for code in LANGUAGES:
+        assert {path.stem for path in po_files(code)} == names, code
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_message_in_two_areas_reads_the_same_in_both(code):
+    # The areas merge into one catalogue: the same English must not mean two things.
+    seen: dict[tuple[object, str | None], tuple[str, object]] = {}
+    for path in po_files(code):
+        for message in read_area(code, path.stem):
+            if not message.id:
+                continue
+            key = (message.id, message.context)
+            if key in seen:
+                assert seen[key][1] == message.string, (
+                    f"{code}: {message.id!r} in {seen[key][0]} and {path.stem}"
+                )
+            seen[key] = (path.stem, message.string)
