@@ -79,6 +79,9 @@ class GameBot(commands.AutoShardedBot):
         shards = self.config.shards()
         for saved in await self.storage.load_sessions(shards):
             restored += self._restore(saved)
+        for session in self.sessions:
+            if not session.locale:  # saved before sessions had a language: the server's setting
+                session.locale = await self.languages.public(self.storage, session.guild_id)
         where = f"shards {sorted(shards.ids)} of {shards.count}" if shards else "every shard"
         log.info("restored %d open session(s) on %s from %s", restored, where, self.storage.backend)
         config = self.config

@@ -120,7 +120,7 @@ class MasksCog(
 
     # ------------------------------------------------------------------ rendering
 
-    def options_text(self, options: Any) -> str:
+    def options_text(self, options: Any, locale: str = "en") -> str:
         return masks_board.options_text(dict(options))
 
     def render_board(self, session: Session) -> Board:

@@ -244,6 +244,7 @@ class StandingsCog(commands.Cog):
             chosen = None if language == SERVER_LANGUAGE else language
             await storage.update_settings(interaction.guild_id, language=chosen)
             self.bot.languages.remember(interaction.guild_id, chosen)
+            self.bot.sessions.speak(interaction.guild_id, public_locale(chosen, interaction.guild_locale))
         current = await storage.settings(interaction.guild_id)
         rated = (
             "games with computer players **change** the human players' ratings"

@@ -14,9 +14,10 @@ import re
 from functools import cache
 from pathlib import Path
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -96,21 +97,36 @@ def language_name(code: str) -> str:
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _fill(text: str, fields: dict[str, object]) -> str:
-    # Only {name} fields are replaced, so a stray brace in a translation cannot raise.
-    return _FIELD.sub(lambda m: str(fields[m[1]]) if m[1] in fields else m[0], text) if fields else text
+def number(locale: str, value: float, pattern: str = "#,##0.0##") -> str:
+    """A number written as the language writes it ("1.5" in English, "1,5" in German and
+    French); a language CLDR does not know (the pseudo-locale) writes it as English does."""
+    code = catalogue_locale(locale)
+    try:
+        return format_decimal(value, format=pattern, locale=Locale.parse(code.replace("-", "_")))
+    except (ValueError, UnknownLocaleError):
+        return format_decimal(value, format=pattern, locale=DEFAULT)
+
+
+def _fill(text: str, fields: dict[str, object], locale: str) -> str:
+    # Only {name} fields are replaced, so a stray brace in a translation cannot raise. A float
+    # (a refusal's "Wait {seconds} s") is written in the language's own way.
+    def value(name: str) -> str:
+        field = fields[name]
+        return number(locale, field) if isinstance(field, float) else str(field)
+
+    return _FIELD.sub(lambda m: value(m[1]) if m[1] in fields else m[0], text) if fields else text
 
 
 def t(locale: str, message: str, **fields: object) -> str:
     """``message`` (its English text) in the catalogue ``locale``, its ``{fields}`` filled in."""
-    return _fill(catalogue(locale).gettext(message), fields)
+    return _fill(catalogue(locale).gettext(message), fields, locale)
 
 
 def tn(locale: str, singular: str, plural: str, n: int, **fields: object) -> str:
     """A message that agrees with the number ``n`` (filled in as ``{n}``), by the language's own
     plural rules (CLDR's, which Babel writes into each catalogue): French says "1 partie",
     "0 partie", "2 parties"; English and German "0 games"."""
-    return _fill(catalogue(locale).ngettext(singular, plural, n), {"n": n, **fields})
+    return _fill(catalogue(locale).ngettext(singular, plural, n), {"n": n, **fields}, locale)
 
 
 def N_(message: str) -> str:
