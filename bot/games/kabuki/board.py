@@ -111,7 +111,9 @@ def event_line(event: Mapping[str, Any] | None, names: Sequence[str], locale: st
             )
         else:
             line = t(locale, "**{name}** put the **{mask}** on stack {stack}.", **fields)
-        return f"{line} {t(locale, 'It was the last card of the deck.')}" if d["last"] else line
+        if d["last"]:
+            line += " " + t(locale, "It was the last card of the deck.")
+        return line
     if kind == "race_open":
         return t(locale, "✋ Someone pressed **Stop!** on stack {stack}.", stack=d["stack"] + 1)
     if kind == "challenge":
@@ -292,12 +294,13 @@ def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.
     press them, and the public turn counter in each custom_id spots a press on an old board."""
     turn = view["turn"]
     can_place = view["current"] is not None and view["placing_blocked"] is None
+    actor = t(locale, "actor")
     items: list[discord.ui.Item[Any]] = [
         GameButton(
             channel_id,
             "place",
             f"{s}-{turn}",
-            label=f"{s + 1} · {mask_name(stack['top'], locale) if stack['top'] is not None else t(locale, 'actor')}",
+            label=f"{s + 1} · {actor if stack['top'] is None else mask_name(stack['top'], locale)}",
             style=discord.ButtonStyle.primary,
             disabled=not can_place,
             row=0,
