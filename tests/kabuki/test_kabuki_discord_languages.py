@@ -46,6 +46,12 @@ def french_server(env: Any, players: int = 3) -> World:
 async def open_table(env: Any, world: World) -> Table:
     host, *others = world.members
     await host.slash(world.channel, "kabuki new", **FAST)
+    # The lobby's options speak the server's language too (the rest of the lobby is not
+    # converted yet).
+    options = embed_text(world.board())
+    assert {"fr": "Délai de grâce : 0 s", "de": "Schonfrist: 0 s"}[
+        env.bot.sessions.get(world.channel.id).locale
+    ] in options
     for member in others:
         await member.click(world.board(), label="Join")
     await host.click(world.board(), label="Start")
@@ -204,3 +210,18 @@ async def test_a_game_saved_before_languages_speaks_the_servers_setting_after_a_
     assert table.session.locale == "de"
     await table.place(0)
     assert table.message().embeds[0].title == "Kabuki — Runde 1 von 3"
+
+
+async def test_rules_of_kabuki_speak_each_readers_language(simcord_env, locales) -> None:
+    world = french_server(simcord_env)
+    anna, benoit, carl = world.members
+    locales.members.update({anna.id: "de", benoit.id: "fr"})
+    read = {}
+    for member in (anna, benoit, carl):
+        shown = await member.slash(world.channel, "rules", game="kabuki")
+        assert shown.ephemeral
+        read[member] = shown.response.embeds[0].description
+    assert read[anna].startswith("**Kabuki** (2–6 Spieler, 3 Runden).")
+    assert read[benoit].startswith("**Kabuki** (2 à 6 joueurs, 3 manches).")
+    assert read[carl].startswith("**Kabuki** (2–6 players, 3 rounds).")
+    assert not list(world.channel.history())
