@@ -5,6 +5,7 @@ that still work after a restart, and polite refusals."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import build_world
@@ -13,7 +14,7 @@ from test_verify_replay import RECORDS, swap_two_cards
 from bot.games.kabuki.board import mask
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
 from bot.games.masks.faces import monster_name
-from bot.replay_board import FACE_UP_TITLE, public_board
+from bot.replay_board import FACE_UP_TITLE, public_board, replay_moments
 from bot.replays import TITLES, steps
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 from cogs.kabuki import KabukiCog
@@ -81,12 +82,17 @@ def secrets_of(kind, engine, names):
     ]
 
 
+def pages_of(rec, names):
+    return replay_moments(rec, names, "k1")[0]
+
+
 def assert_page(shown, rec, names, step, count):
-    """The private page shows step ``step``: what it did, the public board as the engine stood
+    """The private page shows page ``step``: what it did, the public board as the engine stood
     just after it, and the board's secrets face up."""
-    text, engine = engine_at(rec, names, step)
+    moment = pages_of(rec, names)[step - 1]
+    _, engine = engine_at(rec, names, moment.step)
     message = shown.response
-    assert f"Step **{step} / {count}**: {text}" in message.content
+    assert f"Step **{step} / {count}**: {moment.text}" in message.content
     board, face_up = message.embeds
     expected = public_board(rec["game"], engine, names, "k1").embed
     assert board.to_dict() == expected.to_dict()
@@ -100,7 +106,7 @@ def assert_page(shown, rec, names, step, count):
 async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world, restart_bot, kind):
     rec = record_of(kind)
     names = await keep(world, rec, "k1")
-    count = sum(1 for _ in steps(rec, names))
+    count = len(pages_of(rec, names))
     alice = world.members[0]
     shown = await alice.slash(world.channel, "replay")
     assert shown.ephemeral
@@ -192,3 +198,51 @@ async def test_a_tampered_record_does_not_verify(world):
     assert "⚠️ Shuffle not verified: log entry 0 (round, round 1): card 1 of the deck is" in content
     assert "This game's record does not replay" in content
     assert not shown.response.components and "✅" not in content
+
+
+# What only a game in play shows: a clock (Discord's relative time stamps), a call to press
+# something, a timer running out.
+LIVE = re.compile(r"<t:\d+:R>|[Pp]ress(es)? \*\*|Time's up|time runs out|starts <t:|Remember what lies")
+
+
+def embeds_text(message):
+    return json.dumps([e.to_dict() for e in message.embeds], ensure_ascii=False)
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+def test_every_page_shows_no_live_clock_or_instruction_and_changes_the_board(kind):
+    rec = record_of(kind)
+    names = ["alice", "bob", "carol", "dave", "erin"][: rec["players"]]
+    moments = pages_of(rec, names)
+    said = [text for text, _ in steps(rec, names)]
+    # Every step is said once, in order: a step that changed nothing shares the next page.
+    assert [m.step for m in moments] == sorted({m.step for m in moments}) and moments[-1].step == len(said)
+    joined, start = [], 0
+    for moment in moments:
+        joined.append(" · ".join(said[start : moment.step]))
+        start = moment.step
+    assert [m.text for m in moments] == joined
+    for before, after in zip(moments, moments[1:], strict=False):
+        assert (before.board.to_dict(), before.hidden) != (after.board.to_dict(), after.hidden), after.text
+    for moment in moments:
+        shown = json.dumps(moment.board.to_dict(), ensure_ascii=False)
+        assert not LIVE.search(shown), (moment.text, LIVE.search(shown))
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(world, kind):
+    rec = record_of(kind)
+    names = await keep(world, rec, "k1")
+    alice = world.members[0]
+    shown = await alice.slash(world.channel, "replay")
+    message, seen = shown.response, [embeds_text(shown.response)]
+    for _ in range(8):
+        message = (await alice.click(message, label="▶")).response
+        seen.append(embeds_text(message))
+        assert not LIVE.search(seen[-1]) and seen[-1] != seen[-2]
+    assert not LIVE.search(seen[0])
+    if kind == "masks":  # slaps in a race still being decided share the page where it is decided
+        second = (await alice.click(message, label="⏮")).response
+        second = (await alice.click(second, label="▶")).response
+        line = next(line for line in second.content.splitlines() if line.startswith("Step **2 / "))
+        assert " slaps " in line and " · " in line and line.endswith(pages_of(rec, names)[1].text)
