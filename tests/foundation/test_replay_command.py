@@ -11,11 +11,13 @@ import pytest
 from conftest import build_world
 from test_verify_replay import RECORDS, swap_two_cards
 
+from bot import __main__ as cli
 from bot.games.kabuki.board import mask
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
 from bot.games.masks.faces import monster_name
 from bot.replay_board import FACE_UP_TITLE, public_board, replay_moments
-from bot.replays import TITLES, steps
+from bot.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
+from bot.replays import TITLES, steps, verify
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 from cogs.kabuki import KabukiCog
 from cogs.kingdom import KingdomCog
@@ -125,6 +127,8 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
         "⏭",
         "−10",
         "+10",
+        "Post in channel",
+        "Download record",
     ]
     # Every press edits the same private message in place.
     for label, step in [("▶", 2), ("+10", 12), ("◀", 11), ("−10", 1), ("+10", 11)]:
@@ -197,7 +201,9 @@ async def test_a_tampered_record_does_not_verify(world):
     content = shown.response.content
     assert "⚠️ Shuffle not verified: log entry 0 (round, round 1): card 1 of the deck is" in content
     assert "This game's record does not replay" in content
-    assert not shown.response.components and "✅" not in content
+    assert "✅" not in content
+    # No steps to walk nor to post; its players may still take the record to look into it.
+    assert [c["label"] for row in shown.response.components for c in row["components"]] == ["Download record"]
 
 
 # What only a game in play shows: a clock (Discord's relative time stamps), a call to press
@@ -246,3 +252,78 @@ async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(wo
         second = (await alice.click(second, label="▶")).response
         line = next(line for line in second.content.splitlines() if line.startswith("Step **2 / "))
         assert " slaps " in line and " · " in line and line.endswith(pages_of(rec, names)[1].text)
+
+
+def custom_ids(message):
+    return [c["custom_id"] for row in message.components for c in row["components"]]
+
+
+def public_messages(world, viewer):
+    return [m for m in world.channel.history(viewer=viewer) if not m.flags.ephemeral]
+
+
+async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_minutes(world, restart_bot):
+    rec = record_of("kabuki")
+    key = "0123456789abcdef" * 4  # the longest key a custom id takes: 64 characters
+    names = await keep(world, rec, key)
+    count = len(pages_of(rec, names))
+    alice, bob, frank = world.members[0], world.members[1], world.members[5]  # frank did not play
+    page = (await alice.slash(world.channel, "replay")).response
+    for _ in range(2):
+        page = (await alice.click(page, label="▶")).response
+    assert all(len(cid) <= 100 and cid.split(":")[1] == key for cid in custom_ids(page))
+    posted = await alice.click(page, label="Post in channel")
+    public = posted.response
+    assert not public.ephemeral and public.channel_id == world.channel.id
+    assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
+    assert f"Step **3 / {count}**: {pages_of(rec, names)[2].text}" in public.content
+    assert [e.to_dict() for e in public.embeds] == [e.to_dict() for e in page.embeds]
+    assert [c["label"] for row in public.components for c in row["components"]] == ["Watch it yourself"]
+    assert custom_ids(public) == [f"rwatch:{key}:3"]
+    # Everyone in the channel sees it; whoever presses Watch gets the replay privately there.
+    assert [m.id for m in public_messages(world, frank)] == [public.id]
+    watched = await frank.click(public, label="Watch it yourself")
+    assert watched.ephemeral and f"Step **3 / {count}**" in watched.response.content
+    # frank did not play: he may watch, but neither post it nor take its record.
+    refused = await frank.click(watched.response, label="Post in channel")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_POST
+    refused = await frank.click(watched.response, label="Download record")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_DOWNLOAD
+    assert not refused.response.attachments
+    # Another player, a minute later: the same game was posted here just now.
+    await world.env.advance_time(60)
+    again = (await bob.slash(world.channel, "replay")).response
+    too_soon = await bob.click(again, label="Post in channel")
+    assert too_soon.ephemeral and too_soon.response.content.startswith(
+        "This game's replay was posted in this channel <t:"
+    )
+    assert "it can be posted here again <t:" in too_soon.response.content
+    assert [m.id for m in public_messages(world, frank)] == [public.id]
+    # Ten minutes after the first post it may be posted again; the buttons outlive a restart.
+    await world.env.advance_time(9 * 60 + 1)
+    await restart_bot(GAMES)
+    second = await bob.click(again, label="Post in channel")
+    assert not second.response.ephemeral and second.response.content.startswith("📣 **bob** posted")
+    assert "Step **1 / " in second.response.content
+    watched = await frank.click(public, label="Watch it yourself")
+    assert watched.ephemeral and f"Step **3 / {count}**" in watched.response.content
+    assert len(public_messages(world, frank)) == 2
+
+
+async def test_a_player_downloads_the_record_verify_reads(world, tmp_path):
+    rec = record_of("masks")
+    await keep(world, rec, "k1")
+    alice = world.members[0]
+    page = (await alice.slash(world.channel, "replay")).response
+    got = await alice.click(page, label="Download record")
+    assert got.ephemeral and "python -m bot verify masks-k1.json" in got.response.content
+    (attachment,) = got.response.attachments
+    assert attachment.filename == "masks-k1.json"
+    data = world.env.backend.cdn.get(attachment.url)
+    stored = await world.env.bot.storage.game_log(world.guild.id, "k1")
+    assert json.loads(data) == stored.log == rec
+    assert verify(json.loads(data)).verified
+    path = tmp_path / attachment.filename
+    path.write_bytes(data)
+    assert cli.main(["verify", str(path)]) == 0
+    assert not public_messages(world, world.members[5])  # nothing was posted in the channel
