@@ -327,3 +327,30 @@ async def test_a_player_downloads_the_record_verify_reads(world, tmp_path):
     path.write_bytes(data)
     assert cli.main(["verify", str(path)]) == 0
     assert not public_messages(world, world.members[5])  # nothing was posted in the channel
+
+
+@pytest.mark.simcord(settle_timeout=0.5)  # computers think for 1.2 s at least (test_computers.py)
+async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifies(
+    world, simcord_env, tmp_path
+):
+    alice = world.members[0]
+    await alice.slash(world.channel, "masks new", guess_seconds=5)
+    for _ in range(2):
+        await alice.click(world.board(), label="Add computer")
+    await alice.click(world.board(), label="Start")
+    for _ in range(2000):
+        if simcord_env.bot.sessions.get(world.channel.id) is None:
+            break
+        await simcord_env.advance_time(3)
+    page = (await alice.slash(world.channel, "replay")).response
+    assert "✅ Shuffle verified: Island of Monster Masks" in page.content
+    (attachment,) = (await alice.click(page, label="Download record")).response.attachments
+    rec = json.loads(world.env.backend.cdn.get(attachment.url))
+    assert rec["source"] == "discord" and rec["commitment"]  # what the session layer stored
+    path = tmp_path / "game.json"
+    path.write_text(
+        json.dumps({key: value for key, value in rec.items() if key not in ("salt", "commitment")})
+    )
+    assert cli.main(["verify", str(path)]) == 1  # stripped of its commitment, it no longer passes
+    last = (await alice.click(page, label="⏭")).response
+    assert "game over" in last.embeds[0].title and not LIVE.search(embeds_text(last))
