@@ -110,9 +110,9 @@ async def show(interaction: discord.Interaction, key: str, step: int, *, edit: b
 
 
 async def post(interaction: discord.Interaction, key: str, step: int) -> None:
-    """A player posts the step they are looking at in this channel, for everyone, with a button
-    that opens the replay privately for whoever presses it; once per game per channel in
-    ``SHARE_GAP_MS``."""
+    """A player posts the step they are looking at in this channel, for everyone (its public
+    board, not the face-up part), with a button that opens the replay privately for whoever
+    presses it; once per game per channel in ``SHARE_GAP_MS``."""
     stored = await stored_game(interaction, key)
     if stored is None:
         return
@@ -131,7 +131,9 @@ async def post(interaction: discord.Interaction, key: str, step: int) -> None:
         content = f"{post_header(interaction.user.display_name)}\n{page.content}"
         await interaction.response.send_message(
             content if len(content) <= 2000 else content[:1999] + "…",
-            embeds=page.embeds,
+            # The board as the channel saw it then, without the face-up part: a public message
+            # never shows a secret of play (Kabuki's final board keeps buried masks hidden too).
+            embed=page.embeds[0],
             view=make_view([WatchButton(key, page.step)]),
             allowed_mentions=discord.AllowedMentions.none(),
         )

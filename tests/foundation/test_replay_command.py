@@ -269,21 +269,27 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     count = len(pages_of(rec, names))
     alice, bob, frank = world.members[0], world.members[1], world.members[5]  # frank did not play
     page = (await alice.slash(world.channel, "replay")).response
-    for _ in range(2):
-        page = (await alice.click(page, label="▶")).response
+    page = (await alice.click(page, label="+10")).response
     assert all(len(cid) <= 100 and cid.split(":")[1] == key for cid in custom_ids(page))
     posted = await alice.click(page, label="Post in channel")
     public = posted.response
     assert not public.ephemeral and public.channel_id == world.channel.id
     assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
-    assert f"Step **3 / {count}**: {pages_of(rec, names)[2].text}" in public.content
-    assert [e.to_dict() for e in public.embeds] == [e.to_dict() for e in page.embeds]
+    assert f"Step **11 / {count}**: {pages_of(rec, names)[10].text}" in public.content
+    # The board as the channel saw it at that step; what it hid stays in the private view.
+    assert [e.to_dict() for e in public.embeds] == [page.embeds[0].to_dict()]
+    _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
+    view = engine.view(None)
+    shown = {s["top"] for s in view["stacks"]} | ({view["current"]["card"]} if view["current"] else set())
+    buried = {c for stack in engine.stacks for c in stack[:-1]} - shown  # as test_kabuki_discord_game
+    assert buried and not any(mask(card) in embeds_text(public) + public.content for card in buried)
     assert [c["label"] for row in public.components for c in row["components"]] == ["Watch it yourself"]
-    assert custom_ids(public) == [f"rwatch:{key}:3"]
+    assert custom_ids(public) == [f"rwatch:{key}:11"]
     # Everyone in the channel sees it; whoever presses Watch gets the replay privately there.
     assert [m.id for m in public_messages(world, frank)] == [public.id]
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and f"Step **3 / {count}**" in watched.response.content
+    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
+    assert watched.response.embeds[1].title == FACE_UP_TITLE
     # frank did not play: he may watch, but neither post it nor take its record.
     refused = await frank.click(watched.response, label="Post in channel")
     assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_POST
@@ -306,7 +312,7 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     assert not second.response.ephemeral and second.response.content.startswith("📣 **bob** posted")
     assert "Step **1 / " in second.response.content
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and f"Step **3 / {count}**" in watched.response.content
+    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
     assert len(public_messages(world, frank)) == 2
 
 
