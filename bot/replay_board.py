@@ -48,6 +48,9 @@ class ReplayPage:
     count: int  # the steps that replay
     content: str
     embeds: list[discord.Embed]
+    # For posting in the channel: the step's number and the verdict without the step's words,
+    # which are written face up (the board alone says what the channel saw then).
+    public: str = ""
 
 
 def replay_names(stored: StoredGame, players: int) -> list[str]:
@@ -104,7 +107,8 @@ def replay_page(stored: StoredGame, step: int) -> ReplayPage:
         description=_cut(moment.hidden, min(4096, room)),
         colour=discord.Colour.dark_grey(),
     )
-    return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up])
+    public = "\n".join([head, f"Step **{at} / {count}**", check])
+    return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
 
 
 def replay_moments(rec: Any, names: Sequence[str], game_key: str) -> tuple[list[Moment], str]:

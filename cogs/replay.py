@@ -128,11 +128,12 @@ async def post(interaction: discord.Interaction, key: str, step: int) -> None:
         if not page.count:
             cog.posts.release(channel, key)
             return await reply_private(interaction, NOTHING_TO_POST)
-        content = f"{post_header(interaction.user.display_name)}\n{page.content}"
+        content = f"{post_header(interaction.user.display_name)}\n{page.public}"
         await interaction.response.send_message(
             content if len(content) <= 2000 else content[:1999] + "…",
-            # The board as the channel saw it then, without the face-up part: a public message
-            # never shows a secret of play (Kabuki's final board keeps buried masks hidden too).
+            # The board as the channel saw it then, without the face-up part or the step's
+            # face-up words: a public message never shows a secret of play (Kabuki's final
+            # board keeps the last round's buried masks hidden too).
             embed=page.embeds[0],
             view=make_view([WatchButton(key, page.step)]),
             allowed_mentions=discord.AllowedMentions.none(),

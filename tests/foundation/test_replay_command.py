@@ -275,7 +275,8 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     public = posted.response
     assert not public.ephemeral and public.channel_id == world.channel.id
     assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
-    assert f"Step **11 / {count}**: {pages_of(rec, names)[10].text}" in public.content
+    assert f"Step **11 / {count}**\n✅ Shuffle verified:" in public.content
+    assert pages_of(rec, names)[10].text not in public.content  # the step's words are written face up
     # The board as the channel saw it at that step; what it hid stays in the private view.
     assert [e.to_dict() for e in public.embeds] == [page.embeds[0].to_dict()]
     _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
@@ -308,9 +309,17 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     # Ten minutes after the first post it may be posted again; the buttons outlive a restart.
     await world.env.advance_time(9 * 60 + 1)
     await restart_bot(GAMES)
-    second = await bob.click(again, label="Post in channel")
-    assert not second.response.ephemeral and second.response.content.startswith("📣 **bob** posted")
-    assert "Step **1 / " in second.response.content
+    again = (await bob.click(again, label="⏭")).response
+    second = (await bob.click(again, label="Post in channel")).response
+    assert not second.ephemeral and second.content.startswith("📣 **bob** posted")
+    assert (
+        f"Step **{count} / {count}**" in second.content and second.embeds[0].title == "Kabuki — final scores"
+    )
+    # The last Stop! revealed a stack the channel never saw (the final board keeps it hidden).
+    _, engine = engine_at(rec, names, pages_of(rec, names)[-1].step)
+    tops = {s["top"] for s in engine.view(None)["stacks"]}
+    hidden = {c for stack in engine.stacks for c in stack[:-1]} - tops
+    assert hidden and not any(mask(card) in embeds_text(second) + second.content for card in hidden)
     watched = await frank.click(public, label="Watch it yourself")
     assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
     assert len(public_messages(world, frank)) == 2
