@@ -195,7 +195,7 @@ or all time
 `/settings [computers-rated:]` — whether games with computer players change ratings (Manage Server)
 `/rules game:` — how a game is played here
 `/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
-channel, or one of your recent games)
+channel, or one of your recent games); its players can post it here or download its record
 
 **Your data**
 `/privacy` — what the bot keeps · `/forget-me` — remove your results everywhere

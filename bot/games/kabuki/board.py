@@ -107,8 +107,9 @@ def event_line(event: Mapping[str, Any] | None, names: Sequence[str]) -> str | N
     return None
 
 
-def status_line(view: View, names: Sequence[str]) -> str:
-    """What is happening now and what may be pressed."""
+def status_line(view: View, names: Sequence[str], live: bool = True) -> str:
+    """What is happening now and what may be pressed; ``live=False`` (a replay) only what is
+    happening, with no clock."""
     if view["phase"] == "over":
         winners = view["winners"] or []
         return f"🏆 Game over. Winner{'s' if len(winners) > 1 else ''}: " + ", ".join(
@@ -117,7 +118,11 @@ def status_line(view: View, names: Sequence[str]) -> str:
     reveal = view["reveal"]
     if reveal is not None:
         nxt = "the next round starts" if view["phase"] == "between" else "play resumes"
+        if not live:
+            return f"🎭 Stack {reveal['stack'] + 1} is shown to everyone; then {nxt}."
         return f"🎭 Stack {reveal['stack'] + 1} is shown to everyone; {nxt} {ts(reveal['until'])}."
+    if not live:
+        return _replay_status(view, names)
     if view["race"] is not None:
         return "✋ **Stop!** was pressed: other presses still count for a moment; the earliest wins."
     window = view["stop_window"]
@@ -141,6 +146,23 @@ def status_line(view: View, names: Sequence[str]) -> str:
         lines.append(
             f"✋ Think **{names[window['placer']]}** covered the same mask on stack "
             f"{window['stack'] + 1}? Press **Stop!** {until}."
+        )
+    return "\n".join(lines) or "…"
+
+
+def _replay_status(view: View, names: Sequence[str]) -> str:
+    lines = []
+    if view["race"] is not None:
+        lines.append("✋ **Stop!** was called; the earliest call wins.")
+    current = view["current"]
+    if current is not None:
+        lines.append(f"▶️ **{names[current['seat']]}** places the **{MASKS[current['card']]}** next.")
+    window = view["stop_window"]
+    if window is not None and view["race"] is None:
+        then = ", the last chance before the round ends" if window["closes_at"] is not None else ""
+        lines.append(
+            f"✋ **Stop!** is open on stack {window['stack'] + 1}{then}: did "
+            f"**{names[window['placer']]}** cover the same mask?"
         )
     return "\n".join(lines) or "…"
 
@@ -237,15 +259,18 @@ def buttons(channel_id: int, view: View) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def render(view: View, names: Sequence[str], channel_id: int, *, final: bool = False) -> Board:
+def render(
+    view: View, names: Sequence[str], channel_id: int, *, final: bool = False, live: bool = True
+) -> Board:
     """The board for a public view. ``final`` drops the reveal (a finished game's board stays in
-    the channel for good, and must not keep buried cards) and the buttons."""
+    the channel for good, and must not keep buried cards) and the buttons. ``live=False`` is a
+    replay's board: what was happening, with no clock and no call to press anything."""
     reveal = None if final else view["reveal"]
     colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else GAME_COLOUR)
     title = f"Kabuki — round {view['round']} of {view['rounds']}"
     if final:
         title = "Kabuki — final scores"
-    embed = discord.Embed(title=title, description=status_line(view, names), colour=colour)
+    embed = discord.Embed(title=title, description=status_line(view, names, live), colour=colour)
     if reveal is not None:
         embed.add_field(
             name=f"🎭 Stack {reveal['stack'] + 1} revealed", value=reveal_text(reveal, names), inline=False
@@ -259,8 +284,8 @@ def render(view: View, names: Sequence[str], channel_id: int, *, final: bool = F
     if rounds is not None:
         embed.add_field(name="Rounds", value=rounds, inline=False)
     embed.set_footer(
-        text=f"Deck: {plural(view['deck_left'], 'card')} left · Box: {plural(view['box'], 'token')} · "
-        "Remember what lies beneath!"
+        text=f"Deck: {plural(view['deck_left'], 'card')} left · Box: {plural(view['box'], 'token')}"
+        + (" · Remember what lies beneath!" if live else "")
     )
     items = [] if final else buttons(channel_id, view)
     return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final))

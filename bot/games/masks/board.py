@@ -123,8 +123,9 @@ def _reveal_text(reveal: dict[str, Any], names: Sequence[str]) -> str:
     return f"Turn {reveal['turn']}: the card was **{reveal['name']}** ({why}). {result}"
 
 
-def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board:
-    """The board during play, from the public view only."""
+def render(channel_id: int, view: dict[str, Any], names: Sequence[str], *, live: bool = True) -> Board:
+    """The board during play, from the public view only. ``live=False`` is a replay's board: it
+    says what was going on, with no clock and nothing to press."""
     mime = names[view["mime"]]
     embed = discord.Embed(
         title=f"Island of Monster Masks — turn {view['turn']}/{view['turns']}", colour=GAME_COLOUR
@@ -137,14 +138,19 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
             else "a slap is final, even if you lose the race."
         )
         embed.description = (
-            f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
-            f"(only you can), then act it out!\n"
-            f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
-            f"Time's up <t:{deadline}:R>."
+            (
+                f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
+                f"(only you can), then act it out!\n"
+                f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
+                f"Time's up <t:{deadline}:R>."
+            )
+            if live
+            else f"🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+            f"First slap wins the tile; {rule}"
         )
     else:
         text = _reveal_text(view["last_reveal"], names)
-        if view["reveal_until"] is not None:
+        if view["reveal_until"] is not None and live:
             text += f"\nNext Mime draws <t:{view['reveal_until'] // 1000}:R>."
         embed.description = text
     embed.add_field(name="Players", value=_status_lines(view, names), inline=False)
