@@ -198,14 +198,14 @@ champions' role; everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
 `/settings [computers-rated:] [champion-role:] [clear-champion-role:]` — whether games with \
 computer players change ratings; the role each game's season champion gets (Manage Server)
+`/rules game:` — how a game is played here
+`/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
+channel, or one of your recent games)
 
 **Your rating** starts at {base} and moves after every rated game (two or more people, no \
 computer unless `/settings` allows it): finishing ahead of strong players lifts it most. It \
 counts your skill cautiously, so it also climbs as the bot grows sure of you; it is never \
 below 0. Tiers: {newcomer} (fewer than {min_rated} rated games: not ranked yet) · {tiers}.
-`/rules game:` — how a game is played here
-`/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
-channel, or one of your recent games)
 
 **Your data**
 `/privacy` — what the bot keeps · `/forget-me` — remove your results everywhere

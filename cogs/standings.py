@@ -38,7 +38,8 @@ the time, your score and whether you won.
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
 • **Server settings**: the switches of `/settings` (whether games with computer players are \
-rated), per server; nothing about members.
+rated, the champions' role), per server; nothing about members. The champions' role itself is \
+kept by Discord, on the members who hold it.
 • **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
 seat number only: no user id or name. They go with their game when this server's standings are \
 reset.
