@@ -175,6 +175,16 @@ def champions_embed(
     return embed
 
 
+def _could_give(interaction: discord.Interaction, role: discord.Role) -> bool:
+    """Whether the member asking could give ``role`` by hand, as Discord judges it."""
+    member, guild = interaction.user, interaction.guild
+    if not isinstance(member, discord.Member) or guild is None:
+        return False
+    if member.id == guild.owner_id:
+        return True
+    return member.guild_permissions.manage_roles and role < member.top_role
+
+
 def champion_line(guild: discord.Guild, role_id: int | None) -> str:
     """The champions' role as /settings shows it, with what would stop the bot giving it."""
     if role_id is None:
@@ -231,7 +241,8 @@ class StandingsCog(commands.Cog):
         await reply_private(
             interaction,
             f"Archive this season's standings as **{discord.utils.escape_markdown(name)}** and start "
-            "every leaderboard afresh? All-time standings stay.",
+            "every leaderboard afresh? All-time standings stay. The channel will be told each game's "
+            "top three.",
             view=_ask("season", interaction.user.id, name),
         )
 
@@ -293,6 +304,14 @@ class StandingsCog(commands.Cog):
                 interaction,
                 f"**{discord.utils.escape_markdown(champion_role.name)}** cannot be given to members (it is "
                 "@everyone or belongs to an integration): nothing changed. Choose a role you made.",
+            )
+        if champion_role is not None and not _could_give(interaction, champion_role):
+            # Else Manage Server alone would let a member have the bot hand out a role they may not.
+            return await reply_private(
+                interaction,
+                f"Only a member who could give **{discord.utils.escape_markdown(champion_role.name)}** "
+                "themselves (Manage Roles, and a role above it) can make it the champions' role: "
+                "nothing changed.",
             )
         storage = self.bot.storage
         changes: dict[str, object] = {}

@@ -5,11 +5,20 @@ with the role above the bot's own, the season still ends and the admin is told o
 from __future__ import annotations
 
 import discord
-from test_ratings_discord import admin, play
+from test_ratings_discord import play
 
 from bot.ratings import MIN_RATED_GAMES
 
 ROLE_CALLS = "/roles/"
+
+
+def admin(world):
+    """A member who may end seasons (Manage Server) and give roles (Manage Roles); roles created
+    after this one sit below it."""
+    role = world.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True, manage_roles=True)
+    )
+    return world.guild.add_member(world.env.create_user("admin"), roles=[role])
 
 
 def roles_of(world, member) -> list[int]:
@@ -116,8 +125,9 @@ async def test_a_role_above_the_bots_own_is_explained_and_not_tried(world):
     alice, bob = world.members[:2]
     boss = admin(world)
     champions = world.guild.create_role("Champions")
-    world.env.backend.edit_role(world.guild.id, champions.id, {"position": bot_role(world).position + 1})
     await boss.slash(world.channel, "settings", **{"champion-role": champions})
+    # Later someone moves the role above the bot's own.
+    world.env.backend.edit_role(world.guild.id, champions.id, {"position": bot_role(world).position + 1})
     for _ in range(MIN_RATED_GAMES):
         await play(world, alice, bob)
     await end_season(world, boss, "Spring")
@@ -169,6 +179,16 @@ async def test_the_champion_role_setting_can_be_cleared_and_refuses_roles_nobody
     )
     everyone = await boss.slash(world.channel, "settings", **{"champion-role": world.guild.default_role})
     assert everyone.ephemeral and "cannot be given to members" in everyone.response.content
+    assert (await storage.settings(world.guild.id)).champion_role_id == champions.id
+    # Manage Server alone cannot have the bot hand out a role: the member must be able to give it.
+    servers = world.guild.create_role("Server managers", permissions=discord.Permissions(manage_guild=True))
+    manager = world.guild.add_member(world.env.create_user("manager"), roles=[servers])
+    mods = world.guild.roles["Mods"]
+    refused = await manager.slash(world.channel, "settings", **{"champion-role": mods})
+    assert refused.ephemeral and refused.response.content == (
+        "Only a member who could give **Mods** themselves (Manage Roles, and a role above it) can make it "
+        "the champions' role: nothing changed."
+    )
     assert (await storage.settings(world.guild.id)).champion_role_id == champions.id
     cleared = await boss.slash(world.channel, "settings", **{"clear-champion-role": True})
     assert "champion-role: **none**: a season's end gives no role." in cleared.response.content
