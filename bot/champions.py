@@ -81,9 +81,10 @@ def role_problem(guild: discord.Guild, role: discord.Role | None) -> str | None:
         return None
     mine = f"**{discord.utils.escape_markdown(me.top_role.name)}**"
     if not me.guild_permissions.manage_roles:
+        where = "me a role with it" if me.top_role.is_default() else f"it to my role {mine}"
         return (
             f"I could not give the champions' role {name}: I need the **Manage Roles** permission. "
-            f"Give it to my role {mine} in Server Settings → Roles, then give {name} to the champions "
+            f"Give {where} in Server Settings → Roles, then give {name} to the champions "
             "by hand (the next season's end will do it by itself)."
         )
     if role >= me.top_role:
