@@ -23,8 +23,8 @@ MIN_RATED_GAMES = 3
 # The number members see: the cautious estimate μ − 3σ (a skill the member almost surely has) on
 # a chess-like scale. A newcomer (μ − 3σ = 0) shows 1000, each point of μ − 3σ is worth 20, and
 # the result is clamped at 0. The offset keeps a first loss visible (1000 → 964) where a bare
-# "μ − 3σ clamped at 0" would show half the members as 0; a member would need μ − 3σ below −50,
-# which the model does not reach, for the clamp to matter. See docs/architecture.md.
+# "μ − 3σ clamped at 0" would show half the members as 0; the clamp needs μ − 3σ below −50, about
+# 90 last places in a row in five-player games. See docs/architecture.md.
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
 # Named tiers by shown rating, highest first. Calibrated on simulated groups of regulars: an
