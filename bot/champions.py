@@ -110,14 +110,14 @@ class Crowning:
 async def crown(
     bot: GameBot, guild: discord.Guild, role_id: int, new: list[int], old: Iterable[int]
 ) -> Crowning:
-    """Give the role to ``new`` and take it from ``old`` and from every member the bot sees
-    holding it (the role marks the current champions), stopping at the first refusal."""
+    """Give the role to ``new`` and take it from ``old``, the champions it went to last time (the
+    role marks the current champions), stopping at the first refusal. Without the privileged
+    members intent the bot has no list of who else holds it: a holder given it by hand keeps it."""
     role = guild.get_role(role_id)
     done = Crowning(role, problem=role_problem(guild, role))
     if done.problem is not None or role is None:
         return done
-    holders = [*old, *(m.id for m in role.members)]
-    moves = [(user, False) for user in dict.fromkeys(holders) if user not in new]
+    moves = [(user, False) for user in dict.fromkeys(old) if user not in new]
     moves += [(user, True) for user in new]
     for user, give in moves:
         try:

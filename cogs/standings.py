@@ -169,7 +169,7 @@ def champions_embed(
         embed.description = (
             f"{crowned.role.mention} now goes to each game's #1: {holders}."
             if crowned.given
-            else f"Nobody was ranked, so nobody holds {crowned.role.mention} now."
+            else f"Nobody was ranked, so nobody gets {crowned.role.mention} this time."
         )
     embed.set_footer(text=f"Ranked by rating, members with {MIN_RATED_GAMES} rated games or more.")
     return embed

@@ -53,6 +53,7 @@ async def test_a_season_end_names_the_top_three_and_moves_the_champions_role(wor
         await play(world, alice, bob)
     await play(world, carol, dave)  # one game each: played, not ranked
     await play(world, carol, bob)
+    world.env.backend.add_member_role(world.guild.id, dave.id, champions.id)  # given by hand
     done = await end_season(world, boss, "Spring")
     assert done.response.content == "Season **Spring** archived."
     post = world.board()
@@ -67,7 +68,8 @@ async def test_a_season_end_names_the_top_three_and_moves_the_champions_role(wor
     assert lines[1].startswith(f"🥈 bob (<@{bob.id}>) — **") and lines[1].endswith("** · Bronze")
     assert embed.description == f"<@&{champions.id}> now goes to each game's #1: <@{alice.id}>."
     assert champions.id in roles_of(world, alice)
-    assert not any(champions.id in roles_of(world, m) for m in (bob, carol, dave))
+    assert not any(champions.id in roles_of(world, m) for m in (bob, carol))
+    assert champions.id in roles_of(world, dave)  # the bot takes it only from its own champions
     # The next season's champion takes the role over.
     for _ in range(MIN_RATED_GAMES):
         await play(world, bob, carol)
