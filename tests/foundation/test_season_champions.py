@@ -195,3 +195,19 @@ async def test_the_champion_role_setting_can_be_cleared_and_refuses_roles_nobody
     cleared = await boss.slash(world.channel, "settings", **{"clear-champion-role": True})
     assert "champion-role: **none**: a season's end gives no role." in cleared.response.content
     assert (await storage.settings(world.guild.id)).champion_role_id is None
+
+
+async def test_a_season_with_nobody_ranked_takes_the_role_from_the_last_champion(world):
+    alice, bob = world.members[:2]
+    boss = admin(world)
+    champions = world.guild.create_role("Champions")
+    await boss.slash(world.channel, "settings", **{"champion-role": champions})
+    for _ in range(MIN_RATED_GAMES):
+        await play(world, alice, bob)
+    await end_season(world, boss, "Spring")
+    assert champions.id in roles_of(world, alice)
+    await play(world, bob, alice)  # one game: nobody ranked
+    await end_season(world, boss, "Summer")
+    embed = world.board().embeds[0]
+    assert embed.description == f"Nobody was ranked, so nobody gets <@&{champions.id}> this time."
+    assert champions.id not in roles_of(world, alice) and champions.id not in roles_of(world, bob)
