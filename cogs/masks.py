@@ -93,7 +93,7 @@ class MasksCog(
         "computer's, or a person's in emoji mode) and slap the tile that fits best, after a few "
         "seconds. How well and how fast is the `computers` option of `/masks new` (easy, normal, "
         "hard; normal unless chosen). They can't watch a camera: with a person miming on camera "
-        "they slap a tile at random, so choose emoji mode to play with them.\n"
+        "they slap a tile at random, so choose emoji mode to play with them."
     )
 
     async def cog_load(self) -> None:

@@ -1,8 +1,8 @@
 """Computer players for Island of Monster Masks: a simulated table, and the Discord table's.
 
-In the simulator a computer guesser cannot watch a Mime, so "reading the Mime" is modelled as a probability:
-with probability ``skill`` it aims at the secret card's tile (if that tile is still free),
-otherwise at a random free tile. Its press lands ``reaction_ms`` ± ``jitter_ms`` after it
+In the simulator a computer guesser cannot watch a Mime, so "reading the Mime" is modelled as a
+probability: with probability ``skill`` it aims at the secret card's tile (if that tile is still
+free), otherwise at a random free tile. Its press lands ``reaction_ms`` ± ``jitter_ms`` after it
 starts looking, so two guessers aiming at the same tile produce a real timestamp race. A race
 loser slaps again only when the game's ``second_chance`` option lets it. With probability
 ``idle`` a guesser sits a turn out (away from the keyboard), and a Mime with ``patience_ms``
