@@ -153,13 +153,17 @@ class MasksCog(
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        board = masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        board = masks_board.render(
+            session.channel_id, session.engine.view(None), session.seat_names(), session.computer_seats()
+        )
         return sign(board, session.commitment)
 
     def board_state(self, session: Session) -> Any:
         assert session.engine is not None
         view = session.engine.view(None)
-        return masks_board.board_state(view, session.seat_names()), session.commitment
+        return masks_board.board_state(
+            view, session.seat_names(), session.computer_seats()
+        ), session.commitment
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None

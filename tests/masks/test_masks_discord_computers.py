@@ -68,6 +68,9 @@ async def test_a_computer_mime_posts_emoji_that_point_a_person_to_its_card(world
     assert view["mime"] == 1 and view["phase"] == "guessing"
     card = table.card()
     assert mimed(world.channel) == []  # it looks at its card first, as a person would
+    description = table.board().embeds[0].description
+    assert description.startswith("🎭 **🤖 Robo 1** is the Mime: it acts out its card in emoji here")
+    assert "My card" not in description
 
     for _ in range(6):
         await simcord_env.advance_time(1)
