@@ -77,6 +77,10 @@ class Lobby:
             await self._save(session)
             self.timers.arm(session)
 
+    def lobby_notes(self, session: Session) -> list[str]:
+        """Lines the lobby shows before Start about how these seats will play (a game's own)."""
+        return []
+
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
         board = lobby_board(
@@ -89,6 +93,7 @@ class Lobby:
             options_text=self.options_text(session.options),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
             computers=self.kind in computers.POLICIES,
+            notes=self.lobby_notes(session),
         )
         board.content = invitation(session)
         return board

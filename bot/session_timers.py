@@ -156,13 +156,17 @@ class SessionTimers:
 
 
 def computers_act(session: Session, now: int) -> list[Event]:
-    """The computer moves due by ``now``, each made at its own instant as if pressed then."""
+    """The computer moves due by ``now``, each made at its own instant as if pressed then (or,
+    for something said, kept as heard and returned as a ``said`` event for the cog to post)."""
     assert session.engine is not None
     events: list[Event] = []
     for at, seat, action in computers.due(session, now):
         if session.engine.is_over:
             break
         events += session.engine.advance(at)
+        if action.get("type") == computers.SAY:
+            events += computers.say(session, seat, action)
+            continue
         # Overtaken by the time it came due: the next plan starts from the new state.
         with contextlib.suppress(IllegalAction):
             events += session.engine.apply(seat, action, at)

@@ -73,12 +73,13 @@ def picture(view: dict[str, Any]) -> Picture:
     return Picture(key=("masks", highlight), render=lambda: board_png(highlight), filename="tiles.png")
 
 
-def board_state(view: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
+def board_state(view: dict[str, Any], names: Sequence[str], computers: Sequence[int] = ()) -> tuple[Any, ...]:
     """Every part of the public view ``render`` draws from, and nothing else: a slap that joins
     or opens a race changes the view (its races) but not this, so the board is not drawn again
     (``GameCog.board_state``). A test checks that equal states draw equal boards."""
     return (
         tuple(names),
+        tuple(computers),
         view["turn"],
         view["turns"],
         view["phase"],
@@ -123,9 +124,17 @@ def _reveal_text(reveal: dict[str, Any], names: Sequence[str]) -> str:
     return f"Turn {reveal['turn']}: the card was **{reveal['name']}** ({why}). {result}"
 
 
-def render(channel_id: int, view: dict[str, Any], names: Sequence[str], *, live: bool = True) -> Board:
-    """The board during play, from the public view only. ``live=False`` is a replay's board: it
-    says what was going on, with no clock and nothing to press."""
+def render(
+    channel_id: int,
+    view: dict[str, Any],
+    names: Sequence[str],
+    computers: Sequence[int] = (),
+    *,
+    live: bool = True,
+) -> Board:
+    """The board during play, from the public view only; ``computers`` are the computer seats.
+    ``live=False`` is a replay's board: it says what was going on, with no clock and nothing to
+    press."""
     mime = names[view["mime"]]
     embed = discord.Embed(
         title=f"Island of Monster Masks — turn {view['turn']}/{view['turns']}", colour=GAME_COLOUR
@@ -137,13 +146,15 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str], *, live:
             if view["options"]["second_chance"]
             else "a slap is final, even if you lose the race."
         )
+        acting = (
+            f"🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.\n"
+            if view["mime"] in computers
+            else f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
+            f"(only you can), then act it out!\n"
+        )
         embed.description = (
-            (
-                f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
-                f"(only you can), then act it out!\n"
-                f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
-                f"Time's up <t:{deadline}:R>."
-            )
+            f"{acting}Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
+            f"Time's up <t:{deadline}:R>."
             if live
             else f"🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
             f"First slap wins the tile; {rule}"

@@ -14,6 +14,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     # The cards' rule is one slap per turn, lost race or not; this keeps the older table rule
     # where a player who loses a race may slap another tile.
     "second_chance": False,
+    # How well computer players read the Mime's emoji (bot.games.masks.players.SKILLS).
+    "computer_skill": "normal",
 }
 
 # Inclusive bounds. A guess timer under 5 s leaves no time to mime; a race window above 2 s
@@ -25,6 +27,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 }
 
 MIME_MODES = ("camera", "emoji")
+COMPUTER_SKILLS = ("easy", "normal", "hard")
 
 
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -45,6 +48,8 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise ValueError(f"Option {key} must be between {low} and {high} ms, not {value}.")
     if out["mime_mode"] not in MIME_MODES:
         raise ValueError(f"Option mime_mode must be one of {', '.join(MIME_MODES)}.")
+    if out["computer_skill"] not in COMPUTER_SKILLS:
+        raise ValueError(f"Option computer_skill must be one of {', '.join(COMPUTER_SKILLS)}.")
     for key in ("sounds", "second_chance"):
         if not isinstance(out[key], bool):
             raise ValueError(f"Option {key} must be true or false.")
