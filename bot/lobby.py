@@ -32,9 +32,15 @@ class Lobby:
     publisher, ``_save``, ``_refuse``, ``_forget`` and ``timers``)."""
 
     async def open_lobby(
-        self, interaction: discord.Interaction, options: dict[str, Any], *, invited: list[int] | None = None
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        *,
+        invited: list[int] | None = None,
+        rematch_of: str = "",
     ) -> None:
-        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch)."""
+        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch of
+        the game ``rematch_of``)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_private(interaction, "Games are played in a server channel, not in DMs.")
             return
@@ -53,6 +59,7 @@ class Lobby:
             names={interaction.user.id: interaction.user.display_name},
             lobby_deadline=now + LOBBY_IDLE_MS,
             invited=list(invited or ()),
+            rematch_of=rematch_of,
         )
         try:
             self.bot.sessions.add(session)
@@ -76,6 +83,30 @@ class Lobby:
             publisher.posted(message.id, lobby)
             await self._save(session)
             self.timers.arm(session)
+
+    async def take_rematch_seat(self, interaction: discord.Interaction, session: Session) -> None:
+        """A player of the finished game pressed its Play again while its rematch's lobby is open:
+        seat them there (the press is on the old board, so the lobby is edited and the presser
+        answered privately)."""
+        user = interaction.user
+        async with session.lock:
+            if not self._alive(session, LOBBY):
+                return await self._refuse(interaction, "closed", "That rematch's lobby is closed.")
+            if session.seat_of(user.id) is not None:
+                return await self._refuse(
+                    interaction, "lobby", f"You already have a seat in the rematch: {message_link(session)}"
+                )
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
+                return await self._refuse(
+                    interaction, "lobby", f"The rematch is full: {message_link(session)}"
+                )
+            session.players.append(user.id)
+            session.names[user.id] = user.display_name
+            session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+            await self._save(session)
+            await self._publish(session, self._lobby(session))
+            self.timers.arm(session)
+            await reply_private(interaction, f"You took a seat in the rematch: {message_link(session)}")
 
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
