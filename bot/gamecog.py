@@ -35,6 +35,7 @@ from bot.replies import reply_private
 from bot.session_timers import SessionTimers
 from bot.sessions import LOBBY, PLAYING, SeatToken, Session
 from bot.sessions import save as save_session
+from bot.turn_pings import Awaited, TurnPings
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -63,6 +64,7 @@ class GameCog(Lobby, commands.GroupCog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.timers = SessionTimers(self)
+        self.pings = TurnPings(self)
         super().__init__()
 
     @property
@@ -122,6 +124,12 @@ class GameCog(Lobby, commands.GroupCog):
         """Answer a player's presses that only look (e.g. "My card"); return True if handled.
         Non-players are refused before this is asked."""
         return False
+
+    def awaited(self, session: Session) -> Awaited | None:
+        """Whom the running game waits for now, to be pinged once the turn has waited a while
+        (``bot.turn_pings``); None: nobody (a reveal, a pause). Computer seats are left out by
+        the caller. By default a game pings nobody."""
+        return None
 
     async def on_game_start(self, session: Session) -> None:
         """Called once a game has started (after its first board is shown)."""
@@ -204,6 +212,7 @@ class GameCog(Lobby, commands.GroupCog):
         if session.engine.is_over:
             await self._finish(session, interaction)
         else:
+            self.pings.note(session, now_ms())  # saved with the state it follows from
             await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
@@ -212,6 +221,10 @@ class GameCog(Lobby, commands.GroupCog):
             )
             await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
+        if self._alive(session, PLAYING):
+            # After the press's answer: a ping (or deleting the last turn's) never delays it.
+            await self.pings.send_due(session, now_ms())
+            self.timers.arm(session)
 
     async def _deliver(
         self,
@@ -358,6 +371,7 @@ class GameCog(Lobby, commands.GroupCog):
         await self.bot.storage.delete_session(session.guild_id, session.channel_id)
         self.bot.sessions.remove(session)
         self.timers.cancel(session)
+        await self.pings.clear(session)
 
     # ------------------------------------------------------------------ saving and timers
 

@@ -193,6 +193,7 @@ class Lobby:
         session.status = PLAYING
         session.started_at = now
         session.lobby_deadline = None
+        self.pings.note(session, now)  # the first turn's wait starts
         await self._save(session)
         await self._publish(session, self.render_board(session), interaction)
         await self.on_game_start(session)

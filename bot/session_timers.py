@@ -95,7 +95,11 @@ class SessionTimers:
             return session.lobby_deadline
         assert session.engine is not None
         self.cog._plan_computers(session)
-        moves = [computers.next_move_at(session), session.engine.next_deadline()]
+        moves = [
+            computers.next_move_at(session),
+            session.engine.next_deadline(),
+            self.cog.pings.instant(session),
+        ]
         return min((d for d in moves if d is not None), default=None)
 
     def restore(self, session: Session) -> None:

@@ -192,7 +192,8 @@ or all time
 `/stats [member]` — games, wins, scores and rating per game
 `/season new name:` — archive this season's standings, everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
-`/settings [computers-rated:]` — whether games with computer players change ratings (Manage Server)
+`/settings [computers-rated:] [turn-pings:]` — whether games with computer players change ratings, \
+and whether a turn that waits a while pings its players (Manage Server)
 `/rules game:` — how a game is played here
 `/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
 channel, or one of your recent games)

@@ -19,6 +19,7 @@ from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
 from bot.sessions import Session
+from bot.turn_pings import Awaited
 
 RULES = """\
 **Kabuki** (2–6 players, 3 rounds). Mask cards are dealt one by one onto four actors (stacks). \
@@ -47,6 +48,9 @@ and the board says so.
 forget a buried mask now and then as people do, and press Stop! on a match they remember after \
 a human reaction (0.4–1.2 s); they think 1.5–4 s before placing.
 """
+
+
+PING_PLACER = "it is your turn: place the card on show on an actor."
 
 
 def _seconds(ms: int) -> str:
@@ -109,6 +113,15 @@ class KabukiCog(
             session.engine.view(None), session.seat_names(), session.channel_id, final=True
         )
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+
+    def awaited(self, session: Session) -> Awaited | None:
+        """The placer, once per card on show (a reveal pausing the turn does not start it again)."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        current = view["current"]
+        if view["phase"] != "play" or current is None:
+            return None
+        return Awaited(f"{view['round']}.{view['turn']}", {current["seat"]: PING_PLACER})
 
     # ------------------------------------------------------------------ presses
 

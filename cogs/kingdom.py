@@ -23,9 +23,12 @@ from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import SeatToken, Session
+from bot.turn_pings import Awaited
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
+# What a turn ping asks: the card is private, so the player is sent to their own view of it.
+PING_ACTIVE = "it is your turn: press 🃏 **My card** to see your card and what you can do."
 # Actions whose target receives a card from somebody else's move.
 GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
 
@@ -135,6 +138,16 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
                 notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")
         return list(dict.fromkeys(notes))
+
+    def awaited(self, session: Session) -> Awaited | None:
+        """The player whose turn it is (the Thief choosing Take or Keep is still in their turn);
+        a round's reveal waits for nobody."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        seat = view["choosing"] if view["choosing"] is not None else view["turn"]
+        if view["phase"] != "play" or seat is None:
+            return None
+        return Awaited(f"{view['round']}.{view['turn']}", {seat: PING_ACTIVE})
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None

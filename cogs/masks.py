@@ -16,16 +16,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.board import Board, drawn, sign
+from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import GameCog, reply_private
+from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.sessions import PLAYING, SeatToken, Session
+from bot.turn_pings import Awaited
 
 log = logging.getLogger(__name__)
 
+# What a turn ping asks the Mime, and the guessers who have not slapped yet.
+PING_MIME = "you are the Mime: press 🃏 **My card** and mime it."
+PING_GUESSERS = "watch the Mime and slap a tile."
 NOTICE_SECONDS = 8  # how long the "emoji only" notice stays before deleting itself
 
 # "Only emoji" = custom emoji <:name:id> / <a:name:id>, keycaps (1️⃣ #️⃣), and characters of the
@@ -138,6 +143,22 @@ class MasksCog(
         board = masks_board.render_final(session.engine.view(None), session.seat_names())
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
+    def awaited(self, session: Session) -> Awaited | None:
+        """While the guessers guess: the guessers who have not slapped yet (a slap is final, so
+        they are all the turn still waits for), and the Mime if their card could not reach them
+        privately (no press of theirs within an interaction token's life) and they have not
+        looked at it with My card since."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        if view["phase"] != "guessing":
+            return None
+        asks = {}
+        last = session.last_interaction.get(view["mime"])
+        if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+            asks[view["mime"]] = PING_MIME
+        asks.update(dict.fromkeys(view["waiting"], PING_GUESSERS))
+        return Awaited(str(view["turn"]), asks)
+
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data
         names = session.seat_names()
@@ -188,6 +209,7 @@ class MasksCog(
         else:
             message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
             await reply_private(interaction, message.pop("content"), **message)
+            session.last_interaction[seat] = SeatToken.of(interaction)  # the Mime has the card
         return True
 
     async def _deliver(

@@ -36,7 +36,7 @@ the time, your score and whether you won.
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
 • **Server settings**: the switches of `/settings` (whether games with computer players are \
-rated), per server; nothing about members.
+rated, whether turns ping players), per server; nothing about members.
 • **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
 seat number only: no user id or name. They go with their game when this server's standings are \
 reset.
@@ -206,28 +206,46 @@ class StandingsCog(commands.Cog):
     @app_commands.command(name="settings", description="This server's settings (Manage Server).")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.rename(computers_rated="computers-rated")
+    @app_commands.rename(computers_rated="computers-rated", turn_pings="turn-pings")
     @app_commands.describe(
-        computers_rated="Whether games with computer players change the human players' ratings"
+        computers_rated="Whether games with computer players change the human players' ratings",
+        turn_pings="Whether a turn that waits a while pings the players it waits for",
     )
-    async def settings(self, interaction: discord.Interaction, computers_rated: bool | None = None) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        computers_rated: bool | None = None,
+        turn_pings: bool | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
         if not _can_manage(interaction):
             return await reply_private(interaction, "Only a member with Manage Server can change settings.")
         storage = self.bot.storage
-        if computers_rated is not None:
-            await storage.set_computers_rated(interaction.guild_id, computers_rated)
+        changes = {
+            name: value
+            for name, value in (("computers_rated", computers_rated), ("turn_pings", turn_pings))
+            if value is not None
+        }
+        if changes:
+            await storage.update_settings(interaction.guild_id, **changes)
         current = await storage.settings(interaction.guild_id)
         rated = (
             "games with computer players **change** the human players' ratings"
             if current.computers_rated
             else "games with computer players **do not change** anyone's rating"
         )
-        changed = "Saved. " if computers_rated is not None else ""
+        pings = (
+            "a turn that has waited 30 s mentions the players it waits for, in one short message "
+            "deleted when the turn is over"
+            if current.turn_pings
+            else "nobody is mentioned when it is their turn"
+        )
+        changed = "Saved. " if changes else ""
         await reply_private(
             interaction,
             f"{changed}computers-rated: **{'on' if current.computers_rated else 'off'}**: {rated} "
-            "(from the next game recorded). Computer players are never rated nor ranked themselves.",
+            "(from the next game recorded). Computer players are never rated nor ranked themselves.\n"
+            f"turn-pings: **{'on' if current.turn_pings else 'off'}**: {pings}.",
         )
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
