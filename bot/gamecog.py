@@ -83,6 +83,11 @@ class GameCog(Lobby, commands.GroupCog):
     def render_board(self, session: Session) -> Board:
         raise NotImplementedError
 
+    def turn_ms(self, options: Mapping[str, Any]) -> int:
+        """The game's per-turn timer in these options (0: none), which a lobby's idle time
+        follows (``Lobby.lobby_idle_ms``)."""
+        return int(options.get("turn_ms", 0))
+
     def board_state(self, session: Session) -> Any:
         """Everything ``render_board`` draws from, comparable, for a game whose presses often
         change nothing public: the board for an equal state is not drawn again. None: always

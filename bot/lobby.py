@@ -25,6 +25,9 @@ from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
+# A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
+# its players come and go at that pace.
+LONGEST_LOBBY_IDLE_MS = 24 * 60 * 60 * 1000
 
 
 class Lobby:
@@ -57,7 +60,7 @@ class Lobby:
             created_at=now,
             players=[interaction.user.id],
             names={interaction.user.id: interaction.user.display_name},
-            lobby_deadline=now + LOBBY_IDLE_MS,
+            lobby_deadline=now + self.lobby_idle_ms(options),
             invited=list(invited or ()),
             rematch_of=rematch_of,
         )
@@ -102,11 +105,16 @@ class Lobby:
                 )
             session.players.append(user.id)
             session.names[user.id] = user.display_name
-            session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+            session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
             await self._save(session)
             await self._publish(session, self._lobby(session))
             self.timers.arm(session)
             await reply_private(interaction, f"You took a seat in the rematch: {message_link(session)}")
+
+    def lobby_idle_ms(self, options: dict[str, Any]) -> int:
+        """How long a lobby waits without a join or leave before it closes itself: 10 minutes,
+        or one turn of the game's timer if that is longer (at most a day)."""
+        return max(LOBBY_IDLE_MS, min(self.turn_ms(options), LONGEST_LOBBY_IDLE_MS))
 
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
@@ -153,7 +161,7 @@ class Lobby:
             if press.name == "cancel":
                 return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
             return await self._start(interaction, session)
-        session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+        session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
         await self._save(session)
         await self._publish(session, self._lobby(session), interaction)
         self.timers.arm(session)

@@ -27,6 +27,7 @@ from bot import computers
 from bot.clock import now_ms
 from bot.engine import Event, IllegalAction
 from bot.sessions import LOBBY, PLAYING, Session
+from bot.words import duration
 
 if TYPE_CHECKING:
     from bot.gamecog import GameCog
@@ -139,7 +140,8 @@ class SessionTimers:
             now = max(now_ms(), deadline)
             if session.status == LOBBY:
                 if session.lobby_deadline is not None and now >= session.lobby_deadline:
-                    await cog._close(session, "This lobby closed itself after 10 minutes without activity.")
+                    idle = duration(cog.lobby_idle_ms(session.options)).replace("min", "minutes")
+                    await cog._close(session, f"This lobby closed itself after {idle} without activity.")
                 else:
                     self.arm(session)
                 return

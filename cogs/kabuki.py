@@ -20,6 +20,7 @@ from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
 from bot.sessions import Session
 from bot.turn_pings import Awaited
+from bot.words import LONGEST_TURN_S, duration
 
 RULES = """\
 **Kabuki** (2–6 players, 3 rounds). Mask cards are dealt one by one onto four actors (stacks). \
@@ -54,7 +55,7 @@ PING_PLACER = "it is your turn: place the card on show on an actor."
 
 
 def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g} s"
+    return duration(ms)
 
 
 class KabukiCog(
@@ -70,7 +71,8 @@ class KabukiCog(
         grace="Seconds the next player waits after a placement, so others can press Stop! (default 3)",
         race_window="Milliseconds a Stop! race collects presses after the first one (default 250)",
         reveal="Seconds a challenged stack stays shown (default 8)",
-        turn_timer="Seconds before an idle player's card goes on a random stack (default 60)",
+        turn_timer="Seconds before an idle player's card goes on a random stack: 10–86400, i.e. up "
+        "to a day (default 60)",
     )
     async def new(
         self,
@@ -78,7 +80,7 @@ class KabukiCog(
         grace: app_commands.Range[int, 0, 30] = DEFAULT_OPTIONS["grace_ms"] // 1000,
         race_window: app_commands.Range[int, 0, 2000] = DEFAULT_OPTIONS["race_window_ms"],
         reveal: app_commands.Range[int, 1, 30] = DEFAULT_OPTIONS["reveal_ms"] // 1000,
-        turn_timer: app_commands.Range[int, 10, 600] = DEFAULT_OPTIONS["turn_ms"] // 1000,
+        turn_timer: app_commands.Range[int, 10, LONGEST_TURN_S] = DEFAULT_OPTIONS["turn_ms"] // 1000,
     ) -> None:
         await self.open_lobby(
             interaction,

@@ -24,6 +24,7 @@ from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import SeatToken, Session
 from bot.turn_pings import Awaited
+from bot.words import LONGEST_TURN_S, duration
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
@@ -81,7 +82,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     @app_commands.describe(
         mode="Classic, Death over all players, or There can be only one",
         length="Classic / Death over all: rounds = players × length (2–6)",
-        timer="Seconds a player has to act before standing automatically (10–600)",
+        timer="Seconds a player has to act before standing automatically: 10–86400, i.e. up to a day",
     )
     @app_commands.choices(
         mode=[app_commands.Choice(name=name, value=value) for value, name in render.MODE_NAMES.items()]
@@ -91,7 +92,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         interaction: discord.Interaction,
         mode: str = "classic",
         length: app_commands.Range[int, 2, 6] = 3,
-        timer: app_commands.Range[int, 10, 600] = 60,
+        timer: app_commands.Range[int, 10, LONGEST_TURN_S] = 60,
     ) -> None:
         await self.open_lobby(
             interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
@@ -105,7 +106,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             lines.append("Tokens are lives: 5 (2–6 players), 4 (7–12), 3 (13–20)")
         else:
             lines.append(f"Length: players × {options.get('length', 3)} rounds")
-        lines.append(f"Turn timer: {options.get('turn_ms', 60_000) // 1000} s")
+        lines.append(f"Turn timer: {duration(options.get('turn_ms', 60_000))}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ the board

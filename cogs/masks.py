@@ -25,6 +25,7 @@ from bot.games.masks.engine import MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.sessions import PLAYING, SeatToken, Session
 from bot.turn_pings import Awaited
+from bot.words import LONGEST_TURN_S
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ class MasksCog(
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
-        guess_seconds="Seconds the guessers have each turn (default 60)",
+        guess_seconds="Seconds the guessers have each turn: 5–86400, i.e. up to a day (default 60)",
         mime_mode="How the Mime acts: camera (voice/video call) or emoji (in this channel)",
         sounds="Variant: the Mime may make sounds, but no words",
         second_chance=masks_board.SECOND_CHANCE,
@@ -110,7 +111,7 @@ class MasksCog(
     async def new(
         self,
         interaction: discord.Interaction,
-        guess_seconds: app_commands.Range[int, 5, 600] = 60,
+        guess_seconds: app_commands.Range[int, 5, LONGEST_TURN_S] = 60,
         mime_mode: Literal["camera", "emoji"] = "camera",
         sounds: bool = False,
         second_chance: bool = False,
@@ -124,6 +125,9 @@ class MasksCog(
         await self.open_lobby(interaction, options)
 
     # ------------------------------------------------------------------ rendering
+
+    def turn_ms(self, options: Any) -> int:
+        return int(options.get("guess_ms", 0))
 
     def options_text(self, options: Any) -> str:
         return masks_board.options_text(dict(options))

@@ -85,3 +85,10 @@ async def test_a_server_can_turn_pings_off(open_game, world, simcord_env) -> Non
     await table.place(0)
     await table.env.advance_time(PING_S + 1)
     assert len(pings(world)) == 1
+
+
+async def test_a_slow_table_may_take_up_to_a_day_per_placement(world, simcord_env) -> None:
+    await world.members[0].slash(world.channel, "kabuki new", turn_timer=86_400)
+    options = next(f.value for f in world.board().embeds[0].fields if f.name == "Options")
+    assert "Turn timer: 24 h" in options and "Grace: 3 s" in options
+    assert simcord_env.bot.sessions.get(world.channel.id).options["turn_ms"] == 86_400_000
