@@ -5,10 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import board_of, engine_of, open_game, session_of  # noqa: E402
 
+from bot.games.kingdom.engine import KingdomEngine  # noqa: E402
 from bot.turn_pings import PING_AFTER_MS  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
 
@@ -69,3 +72,9 @@ async def test_a_day_long_turn_pings_once_survives_a_restart_and_times_out_on_ti
     engine = engine_of(env, channel)
     assert engine.version > version and active in engine.acted
     assert pings(world) == []  # that turn's ping went with it
+
+
+def test_the_engine_takes_a_turn_of_a_day_and_refuses_longer() -> None:
+    assert KingdomEngine.new(3, 7, {"turn_ms": DAY_S * 1000}, 0).turn_ms == DAY_S * 1000
+    with pytest.raises(ValueError, match="turn_ms must be 0"):
+        KingdomEngine.new(3, 7, {"turn_ms": DAY_S * 1000 + 1}, 0)
