@@ -35,7 +35,7 @@ from bot.replies import reply_private
 from bot.session_timers import SessionTimers
 from bot.sessions import LOBBY, PLAYING, SeatToken, Session
 from bot.sessions import save as save_session
-from bot.turn_pings import Awaited, TurnPings
+from bot.turn_pings import TurnPings
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -130,11 +130,16 @@ class GameCog(Lobby, commands.GroupCog):
         Non-players are refused before this is asked."""
         return False
 
-    def awaited(self, session: Session) -> Awaited | None:
-        """Whom the running game waits for now, to be pinged once the turn has waited a while
-        (``bot.turn_pings``); None: nobody (a reveal, a pause). Computer seats are left out by
-        the caller. By default a game pings nobody."""
+    def ping_turn(self, session: Session) -> str | None:
+        """A public name of the turn the running game waits on, for turn pings (``bot.turn_pings``):
+        a new name is a new turn, whose wait starts again; None: it waits for nobody (a reveal, a
+        pause). Asked after every change, so it must be cheap. By default a game pings nobody."""
         return None
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The seats that turn still waits for, each with what a ping asks of it ("it is your
+        turn: …"); asked only when a ping is due. Computer seats are left out by the caller."""
+        return {}
 
     async def on_game_start(self, session: Session) -> None:
         """Called once a game has started (after its first board is shown)."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -40,15 +39,6 @@ PING_AFTER_MS = 30_000
 STATE = "ping"  # its key in ``session.extra``
 
 
-@dataclass(frozen=True)
-class Awaited:
-    """What a game waits for now: ``turn`` names the turn publicly (a new name is a new turn, whose
-    wait starts again); ``asks`` maps each seat still to act to what it is asked to do."""
-
-    turn: str
-    asks: dict[int, str] = field(default_factory=dict)
-
-
 def _state(session: Session) -> dict[str, Any]:
     state = session.extra.get(STATE)
     if not isinstance(state, dict):
@@ -56,11 +46,9 @@ def _state(session: Session) -> dict[str, Any]:
     return state
 
 
-def humans(session: Session, awaited: Awaited | None) -> dict[int, str]:
+def humans(session: Session, asks: dict[int, str]) -> dict[int, str]:
     """The seats a ping would mention: members, never a computer seat."""
-    if awaited is None:
-        return {}
-    return {seat: ask for seat, ask in awaited.asks.items() if session.players[seat] > 0}
+    return {seat: ask for seat, ask in asks.items() if session.players[seat] > 0}
 
 
 def ping_text(cog: GameCog, session: Session, asks: dict[int, str]) -> str:
@@ -82,8 +70,7 @@ class TurnPings:
         """After every change: a new turn starts its wait again, and the ping of the turn that is
         over is to be deleted."""
         state = _state(session)
-        awaited = self.cog.awaited(session) if session.status == PLAYING else None
-        turn = awaited.turn if awaited is not None else None
+        turn = self.cog.ping_turn(session) if session.status == PLAYING else None
         if turn == state["turn"]:
             return
         if state["message"] is not None:
@@ -102,8 +89,11 @@ class TurnPings:
             due.append(state["since"] + PING_AFTER_MS)
         if not due:
             return None
+        at = min(due)
+        if at > now:
+            return at  # asked on every change: the budget is looked at only once it is due
         spare = self.cog.publisher(session).spare_in()
-        return max(min(due), now + int(spare * 1000) + 1) if spare > 0 else min(due)
+        return now + int(spare * 1000) + 1 if spare > 0 else at
 
     async def send_due(self, session: Session, now: int) -> None:
         """Under the session's lock, after a change or a timer: delete pings of past turns and

@@ -17,9 +17,8 @@ from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
-from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
+from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, PLAY, KabukiEngine
 from bot.sessions import Session
-from bot.turn_pings import Awaited
 from bot.words import LONGEST_TURN_S, duration
 
 RULES = """\
@@ -116,14 +115,19 @@ class KabukiCog(
         )
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
-    def awaited(self, session: Session) -> Awaited | None:
-        """The placer, once per card on show (a reveal pausing the turn does not start it again)."""
-        assert session.engine is not None
-        view = session.engine.view(None)
-        current = view["current"]
-        if view["phase"] != "play" or current is None:
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per card on show (a reveal pausing it does not start it again)."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        if engine.phase != PLAY or engine.pos >= DECK_SIZE or engine.active is None:
             return None
-        return Awaited(f"{view['round']}.{view['turn']}", {current["seat"]: PING_PLACER})
+        return f"{engine.round}.{engine.turn}"
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The placer."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        return {} if engine.active is None else {engine.active: PING_PLACER}
 
     # ------------------------------------------------------------------ presses
 

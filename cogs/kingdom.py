@@ -23,7 +23,6 @@ from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import SeatToken, Session
-from bot.turn_pings import Awaited
 from bot.words import LONGEST_TURN_S, duration
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
@@ -140,15 +139,18 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
                 notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")
         return list(dict.fromkeys(notes))
 
-    def awaited(self, session: Session) -> Awaited | None:
-        """The player whose turn it is (the Thief choosing Take or Keep is still in their turn);
-        a round's reveal waits for nobody."""
-        assert session.engine is not None
-        view = session.engine.view(None)
-        seat = view["choosing"] if view["choosing"] is not None else view["turn"]
-        if view["phase"] != "play" or seat is None:
-            return None
-        return Awaited(f"{view['round']}.{view['turn']}", {seat: PING_ACTIVE})
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per player's move in a round (a Thief choosing Take or Keep is still in it); a
+        round's reveal waits for nobody."""
+        engine = session.engine
+        assert isinstance(engine, KingdomEngine)
+        return None if engine.active is None else f"{engine.round}.{engine.pos}"
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The player whose move it is."""
+        engine = session.engine
+        assert isinstance(engine, KingdomEngine)
+        return {} if engine.active is None else {engine.active: PING_ACTIVE}
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None

@@ -21,10 +21,9 @@ from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
 from bot.games.masks import board as masks_board
-from bot.games.masks.engine import MasksEngine
+from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.sessions import PLAYING, SeatToken, Session
-from bot.turn_pings import Awaited
 from bot.words import LONGEST_TURN_S
 
 log = logging.getLogger(__name__)
@@ -147,21 +146,27 @@ class MasksCog(
         board = masks_board.render_final(session.engine.view(None), session.seat_names())
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
 
-    def awaited(self, session: Session) -> Awaited | None:
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per Mime, while the guessers guess."""
+        engine = session.engine
+        assert isinstance(engine, MasksEngine)
+        return str(engine.turn) if engine.phase == GUESSING else None
+
+    def awaited(self, session: Session) -> dict[int, str]:
         """While the guessers guess: the guessers who have not slapped yet (a slap is final, so
         they are all the turn still waits for), and the Mime if their card could not reach them
         privately (no press of theirs within an interaction token's life) and they have not
         looked at it with My card since."""
         assert session.engine is not None
         view = session.engine.view(None)
-        if view["phase"] != "guessing":
-            return None
+        if view["phase"] != GUESSING:
+            return {}
         asks = {}
         last = session.last_interaction.get(view["mime"])
         if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
             asks[view["mime"]] = PING_MIME
         asks.update(dict.fromkeys(view["waiting"], PING_GUESSERS))
-        return Awaited(str(view["turn"]), asks)
+        return asks
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data
