@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.publisher import discord_now
 from bot.turn_pings import PING_AFTER_MS
 
 PING_S = PING_AFTER_MS / 1000
@@ -92,3 +93,18 @@ async def test_a_slow_table_may_take_up_to_a_day_per_placement(world, simcord_en
     options = next(f.value for f in world.board().embeds[0].fields if f.name == "Options")
     assert "Turn timer: 24 h" in options and "Grace: 3 s" in options
     assert simcord_env.bot.sessions.get(world.channel.id).options["turn_ms"] == 86_400_000
+
+
+async def test_a_ping_waits_for_a_slot_of_the_channels_budget_left_free_for_the_board(
+    open_game, world, simcord_env
+) -> None:
+    table = await open_game(3, turn_timer=300)
+    await table.env.advance_time(PING_S - 1)
+    # The channel has just had four REST requests answered: of Discord's 5 per 5 s, the one left
+    # is kept for the board, so the ping waits until the oldest leaves the window.
+    publisher = simcord_env.bot.publishers.get(world.channel.id)
+    publisher.recent.extend([discord_now()] * 4)
+    await table.env.advance_time(2)
+    assert pings(world) == []
+    await table.env.advance_time(3.5)
+    assert len(pings(world)) == 1
