@@ -50,3 +50,24 @@ async def test_a_slow_table_may_take_up_to_a_day_per_turn(world, simcord_env) ->
     options = next(f.value for f in world.board().embeds[0].fields if f.name == "Options")
     assert "Guess timer: **24 h**" in options
     assert simcord_env.bot.sessions.get(world.channel.id).options["guess_ms"] == 86_400_000
+
+
+async def test_computers_are_never_pinged(world, simcord_env) -> None:
+    alice = world.members[0]
+    await alice.slash(world.channel, "masks new", guess_seconds=120)
+    for _ in range(2):
+        await alice.click(world.board(), label="Add computer")
+    await alice.click(world.board(), label="Start")
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    if session.engine.view(None)["mime"] == 0:
+        # Alice mimes first: the computers slap within seconds, the card is revealed, and the
+        # next Mime is a computer. Nobody was pinged: alice had her card, the rest are computers.
+        await world.env.advance_time(12)
+        assert pings(world) == []
+    assert session.engine.view(None)["mime"] != 0
+    await world.env.advance_time(PING_S + 1)
+    [ping] = pings(world)
+    # The computer Mime, and the computer guesser (which slapped long ago), are not mentioned.
+    assert [user.id for user in ping.mentions] == [alice.id]
+    assert f"<@{alice.id}>: watch the Mime and slap a tile." in ping.content
+    assert "you are the Mime" not in ping.content
