@@ -41,8 +41,9 @@ first Stop! shows on the board at once; a later press in the window is confirmed
 privately, and if you lose the race you are told privately who beat you and by how many ms.
 • **Reveal**: the challenged stack is shown on the board to everyone for a few seconds \
 (default 8 s), matches marked, then hidden again. Play pauses meanwhile.
-• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
-and the board says so.
+• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s; \
+up to a day for a slow server), and the board says so. A placer who has not placed after 30 s \
+is pinged once, in a short message deleted when the card is placed.
 • Only the active player's stack buttons work; the placer cannot Stop! their own card.
 • **Computer players** (🤖, seated by the host in the lobby) remember what they saw placed, \
 forget a buried mask now and then as people do, and press Stop! on a match they remember after \

@@ -59,7 +59,9 @@ active player holds, so they give nothing away; only the active player can use t
 power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
 legal targets (King holders never). Cards you receive and the Thief's look reach you privately; \
 a power you receive after your own turn cannot be used that round. \
-An idle player stands when the turn timer runs out (default 60 s). \
+An idle player stands when the turn timer runs out (default 60 s; up to a day for a slow \
+server); a player who has not acted after 30 s is pinged once, in a short message deleted when \
+their turn is over. \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 **Computer players** (🤖, seated by the host in the lobby) see only their own card, their Thief \
 peek and the cards shown face up, and think 2–5 s before acting.
