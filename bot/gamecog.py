@@ -231,9 +231,8 @@ class GameCog(Lobby, commands.GroupCog):
             )
             await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
-        if self._alive(session, PLAYING):
-            # After the press's answer: a ping (or deleting the last turn's) never delays it.
-            await self.pings.send_due(session, now_ms())
+        # After the press's answer: a ping (or deleting the last turn's) never delays it.
+        if self._alive(session, PLAYING) and await self.pings.send_due(session, now_ms()):
             self.timers.arm(session)
 
     async def _deliver(

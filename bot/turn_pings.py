@@ -95,12 +95,16 @@ class TurnPings:
         spare = self.cog.publisher(session).spare_in()
         return now + int(spare * 1000) + 1 if spare > 0 else at
 
-    async def send_due(self, session: Session, now: int) -> None:
+    async def send_due(self, session: Session, now: int) -> bool:
         """Under the session's lock, after a change or a timer: delete pings of past turns and
-        ping the current turn if it has waited long enough, as the channel's budget allows."""
+        ping the current turn if it has waited long enough, as the channel's budget allows.
+        Whether it had anything to do (the session's timer then needs arming again)."""
         state = session.extra.get(STATE)
         if not isinstance(state, dict):
-            return
+            return False
+        due = state["turn"] is not None and not state["sent"] and now >= state["since"] + PING_AFTER_MS
+        if not state["stale"] and not due:
+            return False  # most changes: nothing to do
         publisher = self.cog.publisher(session)
         channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         while state["stale"] and publisher.spare_in() == 0:
@@ -108,10 +112,8 @@ class TurnPings:
             with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to clean
                 await channel.get_partial_message(message_id).delete()
             publisher.recent.append(discord_now())
-        if state["turn"] is None or state["sent"] or now < state["since"] + PING_AFTER_MS:
-            return
-        if publisher.spare_in() > 0:
-            return  # the timer wakes again when a slot is free
+        if not due or publisher.spare_in() > 0:
+            return True  # the timer wakes again when it is due, or a slot is free
         state["sent"] = True
         asks = humans(session, self.cog.awaited(session))
         if asks and (await self.cog.bot.storage.settings(session.guild_id)).turn_pings:
@@ -130,6 +132,7 @@ class TurnPings:
                 state["message"] = message.id
             publisher.recent.append(discord_now())
         await self.cog._save(session)
+        return True
 
     async def clear(self, session: Session) -> None:
         """The game is over: its pings go (whatever the budget: this happens once a game)."""
