@@ -1,8 +1,9 @@
 """Session timers: each session's next deadline armed on the event loop, and the computer moves
 that come due.
 
-A session waits for at most one instant: its engine's next deadline or a computer seat's next
-move, whichever comes first, or a lobby's idle deadline. It is armed as a bare loop timer
+A session waits for at most one instant: its engine's next deadline, a computer seat's next
+move or its turn ping falling due (``bot.turn_pings``), whichever comes first, or a lobby's idle
+deadline. It is armed as a bare loop timer
 (``loop.call_later``, an ``Alarm``), and a task is made only when it fires. Presses re-arm after
 every change, yet most leave the deadline where it was (a Kabuki placement inside a round, a slap
 joining a race): such a press costs a comparison, where cancelling a sleeping task and starting
