@@ -231,8 +231,20 @@ class GameCog(Lobby, commands.GroupCog):
             )
             await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
-        # After the press's answer: a ping (or deleting the last turn's) never delays it.
-        if self._alive(session, PLAYING) and await self.pings.send_due(session, now_ms()):
+        if self._alive(session, PLAYING):
+            await self._ping(session)
+
+    async def _ping(self, session: Session) -> None:
+        """Turn pings due now, after the press's answer (so a ping, or deleting the last turn's,
+        never delays it). A ping is a courtesy: whatever goes wrong with it is logged, and the
+        press or timer that got here goes on."""
+        try:
+            changed = await self.pings.send_due(session, now_ms())
+        except Exception:
+            log.exception("turn ping in channel %s failed", session.channel_id)
+            self.pings.give_up(session)  # else the timer would wake for it again at once
+            changed = True
+        if changed:
             self.timers.arm(session)
 
     async def _deliver(

@@ -134,6 +134,12 @@ class TurnPings:
         await self.cog._save(session)
         return True
 
+    def give_up(self, session: Session) -> None:
+        """Sending or deleting failed unexpectedly: this turn is not pinged, and the pings left
+        to delete stay (better a stale ping than a timer waking for it in a loop)."""
+        state = _state(session)
+        state.update(sent=True, stale=[])
+
     async def clear(self, session: Session) -> None:
         """The game is over: its pings go (whatever the budget: this happens once a game)."""
         state = session.extra.get(STATE)

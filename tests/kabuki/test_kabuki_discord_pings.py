@@ -108,3 +108,17 @@ async def test_a_ping_waits_for_a_slot_of_the_channels_budget_left_free_for_the_
     assert pings(world) == []
     await table.env.advance_time(3.5)
     assert len(pings(world)) == 1
+
+
+async def test_a_ping_that_fails_never_stops_the_game(open_game, world, simcord_env, monkeypatch) -> None:
+    table = await open_game(3, turn_timer=60)
+
+    async def broken(guild_id: int) -> None:
+        raise RuntimeError("database down")
+
+    monkeypatch.setattr(simcord_env.bot.storage, "settings", broken)
+    turn = table.view()["turn"]
+    await table.env.advance_time(PING_S + 1)
+    assert pings(world) == []
+    await table.env.advance_time(60 - PING_S)
+    assert table.view()["turn"] == turn + 1  # the turn timer placed the idle player's card on time
