@@ -17,8 +17,9 @@ from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
-from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
+from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, PLAY, KabukiEngine
 from bot.sessions import Session
+from bot.words import LONGEST_TURN_S, duration
 
 RULES = """\
 **Kabuki** (2–6 players, 3 rounds). Mask cards are dealt one by one onto four actors (stacks). \
@@ -40,8 +41,9 @@ first Stop! shows on the board at once; a later press in the window is confirmed
 privately, and if you lose the race you are told privately who beat you and by how many ms.
 • **Reveal**: the challenged stack is shown on the board to everyone for a few seconds \
 (default 8 s), matches marked, then hidden again. Play pauses meanwhile.
-• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
-and the board says so.
+• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s; \
+up to a day for a slow server), and the board says so. A placer who has not placed after 30 s \
+is pinged once, in a short message deleted when the card is placed.
 • Only the active player's stack buttons work; the placer cannot Stop! their own card.
 • **Computer players** (🤖, seated by the host in the lobby) remember what they saw placed, \
 forget a buried mask now and then as people do, and press Stop! on a match they remember after \
@@ -49,8 +51,11 @@ a human reaction (0.4–1.2 s); they think 1.5–4 s before placing.
 """
 
 
+PING_PLACER = "it is your turn: place the card on show on an actor."
+
+
 def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g} s"
+    return duration(ms)
 
 
 class KabukiCog(
@@ -66,7 +71,8 @@ class KabukiCog(
         grace="Seconds the next player waits after a placement, so others can press Stop! (default 3)",
         race_window="Milliseconds a Stop! race collects presses after the first one (default 250)",
         reveal="Seconds a challenged stack stays shown (default 8)",
-        turn_timer="Seconds before an idle player's card goes on a random stack (default 60)",
+        turn_timer="Seconds before an idle player's card goes on a random stack: 10–86400, i.e. up "
+        "to a day (default 60)",
     )
     async def new(
         self,
@@ -74,7 +80,7 @@ class KabukiCog(
         grace: app_commands.Range[int, 0, 30] = DEFAULT_OPTIONS["grace_ms"] // 1000,
         race_window: app_commands.Range[int, 0, 2000] = DEFAULT_OPTIONS["race_window_ms"],
         reveal: app_commands.Range[int, 1, 30] = DEFAULT_OPTIONS["reveal_ms"] // 1000,
-        turn_timer: app_commands.Range[int, 10, 600] = DEFAULT_OPTIONS["turn_ms"] // 1000,
+        turn_timer: app_commands.Range[int, 10, LONGEST_TURN_S] = DEFAULT_OPTIONS["turn_ms"] // 1000,
     ) -> None:
         await self.open_lobby(
             interaction,
@@ -109,6 +115,20 @@ class KabukiCog(
             session.engine.view(None), session.seat_names(), session.channel_id, final=True
         )
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per card on show (a reveal pausing it does not start it again)."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        if engine.phase != PLAY or engine.pos >= DECK_SIZE or engine.active is None:
+            return None
+        return f"{engine.round}.{engine.turn}"
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The placer."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        return {} if engine.active is None else {engine.active: PING_PLACER}
 
     # ------------------------------------------------------------------ presses
 

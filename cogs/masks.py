@@ -17,17 +17,22 @@ from discord.ext import commands
 
 from bot import computers
 from bot.board import Board, drawn, sign
+from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import GameCog, reply_private
+from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
 from bot.games.masks import board as masks_board
-from bot.games.masks.engine import MasksEngine
+from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.games.masks.players import SKILLS
 from bot.sessions import PLAYING, SeatToken, Session
+from bot.words import LONGEST_TURN_S
 
 log = logging.getLogger(__name__)
 
+# What a turn ping asks the Mime, and the guessers who have not slapped yet.
+PING_MIME = "you are the Mime: press 🃏 **My card** and mime it."
+PING_GUESSERS = "watch the Mime and slap a tile."
 NOTICE_SECONDS = 8  # how long the "emoji only" notice stays before deleting itself
 
 # "Only emoji" = custom emoji <:name:id> / <a:name:id>, keycaps (1️⃣ #️⃣), and characters of the
@@ -81,7 +86,9 @@ class MasksCog(
         "claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a race: the "
         "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
         "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
-        "early; the guess timer is 60 s unless set otherwise.\n"
+        "early; the guess timer is 60 s unless set otherwise (up to a day, for a slow server). After 30 s "
+        "the guessers who have not slapped (and a Mime who has not seen the card) are pinged once, in a "
+        "short message deleted when the turn ends.\n"
         "**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot "
         "runs cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if "
         "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
@@ -103,7 +110,7 @@ class MasksCog(
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
-        guess_seconds="Seconds the guessers have each turn (default 60)",
+        guess_seconds="Seconds the guessers have each turn: 5–86400, i.e. up to a day (default 60)",
         mime_mode="How the Mime acts: camera (voice/video call) or emoji (in this channel)",
         sounds="Variant: the Mime may make sounds, but no words",
         second_chance=masks_board.SECOND_CHANCE,
@@ -112,7 +119,7 @@ class MasksCog(
     async def new(
         self,
         interaction: discord.Interaction,
-        guess_seconds: app_commands.Range[int, 5, 600] = 60,
+        guess_seconds: app_commands.Range[int, 5, LONGEST_TURN_S] = 60,
         mime_mode: Literal["camera", "emoji"] = "camera",
         sounds: bool = False,
         second_chance: bool = False,
@@ -128,6 +135,9 @@ class MasksCog(
         await self.open_lobby(interaction, options)
 
     # ------------------------------------------------------------------ rendering
+
+    def turn_ms(self, options: Any) -> int:
+        return int(options.get("guess_ms", 0))
 
     def options_text(self, options: Any) -> str:
         return masks_board.options_text(dict(options))
@@ -169,6 +179,28 @@ class MasksCog(
         assert session.engine is not None
         board = masks_board.render_final(session.engine.view(None), session.seat_names())
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per Mime, while the guessers guess."""
+        engine = session.engine
+        assert isinstance(engine, MasksEngine)
+        return str(engine.turn) if engine.phase == GUESSING else None
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """While the guessers guess: the guessers who have not slapped yet (a slap is final, so
+        they are all the turn still waits for), and the Mime if their card could not reach them
+        privately (no press of theirs within an interaction token's life) and they have not
+        looked at it with My card since."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        if view["phase"] != GUESSING:
+            return {}
+        asks = {}
+        last = session.last_interaction.get(view["mime"])
+        if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+            asks[view["mime"]] = PING_MIME
+        asks.update(dict.fromkeys(view["waiting"], PING_GUESSERS))
+        return asks
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data
@@ -220,6 +252,7 @@ class MasksCog(
         else:
             message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
             await reply_private(interaction, message.pop("content"), **message)
+            session.last_interaction[seat] = SeatToken.of(interaction)  # the Mime has the card
         return True
 
     async def _deliver(

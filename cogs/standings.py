@@ -38,8 +38,8 @@ the time, your score and whether you won.
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
 • **Server settings**: the switches of `/settings` (whether games with computer players are \
-rated, the champions' role), per server; nothing about members. The champions' role itself is \
-kept by Discord, on the members who hold it.
+rated, the champions' role, whether turns ping players), per server; nothing about members. The \
+champions' role itself is kept by Discord, on the members who hold it.
 • **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
 seat number only: no user id or name. They go with their game when this server's standings are \
 reset.
@@ -279,11 +279,13 @@ class StandingsCog(commands.Cog):
         computers_rated="computers-rated",
         champion_role="champion-role",
         clear_champion_role="clear-champion-role",
+        turn_pings="turn-pings",
     )
     @app_commands.describe(
         computers_rated="Whether games with computer players change the human players' ratings",
         champion_role="A role for each game's #1 when a season ends (taken from the last champions)",
         clear_champion_role="True: give no role when a season ends",
+        turn_pings="Whether a turn that waits a while pings the players it waits for",
     )
     async def settings(
         self,
@@ -291,6 +293,7 @@ class StandingsCog(commands.Cog):
         computers_rated: bool | None = None,
         champion_role: discord.Role | None = None,
         clear_champion_role: bool | None = None,
+        turn_pings: bool | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.guild is not None
         if not _can_manage(interaction):
@@ -321,6 +324,8 @@ class StandingsCog(commands.Cog):
             changes["champion_role_id"] = champion_role.id
         elif clear_champion_role:
             changes["champion_role_id"] = None
+        if turn_pings is not None:
+            changes["turn_pings"] = turn_pings
         if changes:
             await storage.update_settings(interaction.guild_id, **changes)
         current = await storage.settings(interaction.guild_id)
@@ -329,10 +334,17 @@ class StandingsCog(commands.Cog):
             if current.computers_rated
             else "games with computer players **do not change** anyone's rating"
         )
+        pings = (
+            "a turn that has waited 30 s mentions the players it waits for, in one short message "
+            "deleted when the turn is over"
+            if current.turn_pings
+            else "nobody is mentioned when it is their turn"
+        )
         lines = [
             f"{'Saved. ' if changes else ''}computers-rated: **{'on' if current.computers_rated else 'off'}**: "
             f"{rated} (from the next game recorded). Computer players are never rated nor ranked themselves.",
             champion_line(interaction.guild, current.champion_role_id),
+            f"turn-pings: **{'on' if current.turn_pings else 'off'}**: {pings}.",
         ]
         await reply_private(interaction, "\n".join(lines))
 

@@ -19,7 +19,7 @@ import discord
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
-from bot.words import plural
+from bot.words import duration, plural
 
 SLAP = "slap"
 CARD = "card"
@@ -55,13 +55,13 @@ def parse_slap_arg(arg: str) -> tuple[int, int] | None:
 
 
 def options_text(options: dict[str, Any]) -> str:
-    guess = options.get("guess_ms", 60_000) // 1000
+    guess = duration(options.get("guess_ms", 60_000))
     mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
     sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
     again = (
         f"{SECOND_CHANCE}: **on**" if options.get("second_chance") else "One slap each: a lost race is final"
     )
-    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
+    return f"Guess timer: **{guess}**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
 
 
 def picture(view: dict[str, Any]) -> Picture:

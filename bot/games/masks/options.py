@@ -18,10 +18,11 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "computer_skill": "normal",
 }
 
-# Inclusive bounds. A guess timer under 5 s leaves no time to mime; a race window above 2 s
+# Inclusive bounds. A guess timer under 5 s leaves no time to mime, and one of up to a day lets a
+# slow server mime by emoji; a race window above 2 s
 # would make every slap feel laggy; a reveal pause above a minute stalls the table.
 INT_RANGES: dict[str, tuple[int, int]] = {
-    "guess_ms": (5_000, 600_000),
+    "guess_ms": (5_000, 86_400_000),
     "race_window_ms": (0, 2_000),
     "reveal_ms": (0, 60_000),
 }
