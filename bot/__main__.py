@@ -120,26 +120,62 @@ RECORD_COMMANDS = {
 
 def run_record_command(command: str, argv: list[str]) -> int:
     """``verify``: exit 0 when every record verifies, 1 naming the first mismatch of each that
-    does not. ``replay``: each record as text."""
-    from bot.replays import as_text, read_records, verify
+    does not. ``replay``: each record as text; 1 if one is not a whole game's record. Whatever
+    is wrong is said in one line, never as a traceback."""
+    from bot.replays import UnreadableRecords, as_text, read_records, record_problem, replay_problem, verify
 
     args = _record_parser(command, RECORD_COMMANDS[command]).parse_args(argv)
+    name = "the input" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()  # noqa: SIM115
-        records = read_records(text)
-    except (OSError, ValueError) as error:
-        print(f"Cannot read {args.file}: {error}", file=sys.stderr)
-        return 1
+        data = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
+        records = read_records(data.decode("utf-8"), name)
+    except UnicodeDecodeError:
+        return _refuse(f"{name} is not text (UTF-8), so it is not a game record")
+    except OSError as error:
+        return _refuse(_unreadable(args.file, error))
+    except UnreadableRecords as error:
+        return _refuse(str(error))
+    if not records:
+        return _refuse(f"{name} holds no game record")
     failed = 0
     for number, rec in enumerate(records, 1):
         prefix = f"record {number}: " if len(records) > 1 else ""
         if command == "replay":
+            problem = record_problem(rec)
+            if problem:
+                failed += 1
+                print(f"{prefix}{name}: {problem}", file=sys.stderr)
+                continue
             print(("\n" if number > 1 else "") + prefix + as_text(rec))
+            stopped = replay_problem(rec)
+            if stopped:
+                failed += 1
+                print(f"{prefix}{name}: {stopped}", file=sys.stderr)
             continue
         verdict = verify(rec)
         failed += not verdict.verified
         print(prefix + verdict.summary, file=sys.stdout if verdict.verified else sys.stderr)
     return 1 if failed else 0
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def _unreadable(path: str, error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return f"there is no file {path}"
+    if isinstance(error, IsADirectoryError):
+        return f"{path} is a folder, not a file"
+    if isinstance(error, PermissionError):
+        return f"{path} may not be read (permission denied)"
+    return f"cannot read {path}: {error.strerror or error}"
+
+
+def _refuse(problem: str) -> int:
+    print(problem, file=sys.stderr)
+    return 1
 
 
 HELP = ("-h", "--help")

@@ -91,6 +91,7 @@ def lobby_board(
     options_text: str,
     closes_at_s: int | None,
     computers: bool = False,
+    notes: Sequence[str] = (),
 ) -> Board:
     seated = len(names)
     embed = discord.Embed(title=f"{title} — lobby", colour=GAME_COLOUR)
@@ -100,6 +101,8 @@ def lobby_board(
     )
     embed.add_field(name=f"Players ({seated}/{max_players})", value=player_list(names), inline=True)
     embed.add_field(name="Options", value=options_text or "standard rules", inline=True)
+    if notes:  # what the seats mean for the game, said before Start
+        embed.add_field(name="Before you start", value="\n".join(notes), inline=False)
     if closes_at_s is not None:
         # Said once, as a countdown every client keeps current.
         embed.add_field(name="Closes", value=f"<t:{closes_at_s}:R> if nobody joins or leaves", inline=False)

@@ -9,6 +9,11 @@ hidden state), what it remembers of the public events (Kabuki only: ``observe``)
 generator, returning the action and how long a person would take to
 make it (a think time on turns, a reaction time for races). The session layer keeps each plan
 with the session, so a restart carries it over, and applies it through its timer as if pressed.
+
+Besides pressing, a computer may say something at the table (a ``SAY`` action: a Monster Masks
+Mime's emoji). The session layer posts it in the game channel instead of applying it to the
+engine, and keeps what the Mime said this turn (``heard``, a person's emoji too) with the session,
+where every computer's next plan reads it (``seen``): it is public, so any seat may.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from bot.engine.protocol import Event
 from bot.games.kabuki.players import ComputerPlayer, Temper
 from bot.games.kingdom.cards import THIEF
 from bot.games.kingdom.players import worth
+from bot.games.masks import players as masks_players
 
 Action = dict[str, Any]
 Plan = tuple[int, Action]  # (delay in ms, the action)
@@ -28,6 +34,8 @@ Memory = list[list[int]]  # a Kabuki computer's remembered stacks (bot.games.kab
 Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random, Memory | None], Plan | None]
 
 COMPUTER_EMOJI = "🤖"
+SAY = "say"  # an action that is said in the game channel, not pressed: {"type", "turn", "text"}
+MIMED = "mimed"  # Session.extra key: {"turn": n, "texts": [...]}, what the Mime posted this turn
 
 
 def is_computer(user_id: int) -> bool:
@@ -89,13 +97,13 @@ def observe(session: Any, events: Sequence[Event]) -> None:
 def _masks(
     view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
 ) -> Plan | None:
-    """A guesser slaps a free tile. A computer cannot watch the Mime act, so any free tile is as
-    good a guess as another; a computer Mime cannot act a face out and lets the guess timer (or
-    the guessers) end its turn."""
-    slaps = [a for a in legal if a["type"] == "slap"]
-    if not slaps:
-        return None
-    return rng.randint(1200, 3500), rng.choice(slaps)
+    """A computer Mime posts emoji describing its card's face; a guesser slaps the free tile
+    that best fits the emoji the Mime posted this turn (``view["mimed"]``), never the card
+    (bot.games.masks.players). A computer Mime lets the guessers (or the guess timer) end its turn."""
+    if view.get("role") == "mime":
+        said = masks_players.mime_hint(view, rng)
+        return None if said is None else (said[0], {"type": SAY, "turn": view["turn"], "text": said[1]})
+    return masks_players.guess(view, legal, rng)
 
 
 def _kingdom(
@@ -148,6 +156,46 @@ def plan(
 # ---------------------------------------------------------------------- plans kept in a session
 
 
+def mimed(session: Any) -> list[str]:
+    """What the Mime posted this turn (empty in a new turn: it is kept for one turn only)."""
+    said = session.extra.get(MIMED)
+    turn = getattr(session.engine, "turn", None)
+    return list(said["texts"]) if said and said["turn"] == turn else []
+
+
+def seen(session: Any, seat: int) -> dict[str, Any]:
+    """A seat's view, with what anyone at the table saw said: the Mime's emoji this turn, and
+    which seats are computers (their names say so)."""
+    view = session.engine.view(seat)
+    view["mimed"] = mimed(session)
+    view["computer_seats"] = session.computer_seats()
+    return view
+
+
+def heard(session: Any, text: str) -> None:
+    """The Mime posted ``text`` this turn: keep it with the session, and let every computer
+    that had planned from less think again (a plan it is still carrying out is redrawn)."""
+    session.extra[MIMED] = {"turn": session.engine.turn, "texts": [*mimed(session), text]}
+    for seat in session.computer_seats():
+        session.plans.pop(seat, None)
+
+
+def say(session: Any, seat: int, action: Action) -> list[Event]:
+    """A computer's ``SAY`` plan coming due: kept as heard and announced (public event ``said``,
+    which the game's cog posts), unless its turn is over."""
+    legal = session.engine.legal_actions(seat)
+    if not any(a.get("turn") == action["turn"] for a in legal):
+        return []
+    heard(session, action["text"])
+    return [Event("said", {"seat": seat, "turn": action["turn"], "text": action["text"]})]
+
+
+def _still_good(action: Action, legal: Sequence[Action]) -> bool:
+    if action.get("type") == SAY:  # said while the seat may still act in that turn
+        return any(a.get("turn") == action["turn"] for a in legal)
+    return action in legal
+
+
 def replan(session: Any, now: int) -> None:
     """Give each computer seat of a running game its next move: a plan still legal is kept (a
     think already under way goes on), any other is drawn afresh from the seat's own view."""
@@ -155,14 +203,14 @@ def replan(session: Any, now: int) -> None:
     for seat in session.computer_seats():
         legal = engine.legal_actions(seat)
         kept = session.plans.get(seat)
-        if kept is not None and kept["action"] in legal:
+        if kept is not None and _still_good(kept["action"], legal):
             continue
         session.plans.pop(seat, None)
         if not legal:
             continue
         rng = random.Random(f"{session.seed}:{seat}:{session.planned}")
         session.planned += 1
-        made = plan(session.kind, engine.view(seat), legal, rng, session.memories.get(seat))
+        made = plan(session.kind, seen(session, seat), legal, rng, session.memories.get(seat))
         if made is not None:
             session.plans[seat] = {"at": now + made[0], "action": made[1]}
 

@@ -36,6 +36,7 @@ from bot.replies import reply_private
 from bot.session_timers import SessionTimers
 from bot.sessions import LOBBY, PLAYING, SeatToken, Session
 from bot.sessions import save as save_session
+from bot.turn_pings import TurnPings
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -64,6 +65,7 @@ class GameCog(Lobby, commands.GroupCog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.timers = SessionTimers(self)
+        self.pings = TurnPings(self)
         super().__init__()
 
     @property
@@ -82,6 +84,11 @@ class GameCog(Lobby, commands.GroupCog):
 
     def render_board(self, session: Session) -> Board:
         raise NotImplementedError
+
+    def turn_ms(self, options: Mapping[str, Any]) -> int:
+        """The game's per-turn timer in these options (0: none), which a lobby's idle time
+        follows (``Lobby.lobby_idle_ms``)."""
+        return int(options.get("turn_ms", 0))
 
     def board_state(self, session: Session) -> Any:
         """Everything ``render_board`` draws from, comparable, for a game whose presses often
@@ -124,6 +131,17 @@ class GameCog(Lobby, commands.GroupCog):
         """Answer a player's presses that only look (e.g. "My card"); return True if handled.
         Non-players are refused before this is asked."""
         return False
+
+    def ping_turn(self, session: Session) -> str | None:
+        """A public name of the turn the running game waits on, for turn pings (``bot.turn_pings``):
+        a new name is a new turn, whose wait starts again; None: it waits for nobody (a reveal, a
+        pause). Asked after every change, so it must be cheap. By default a game pings nobody."""
+        return None
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The seats that turn still waits for, each with what a ping asks of it ("it is your
+        turn: …"); asked only when a ping is due. Computer seats are left out by the caller."""
+        return {}
 
     async def on_game_start(self, session: Session) -> None:
         """Called once a game has started (after its first board is shown)."""
@@ -207,6 +225,7 @@ class GameCog(Lobby, commands.GroupCog):
         if session.engine.is_over:
             await self._finish(session, interaction)
         else:
+            self.pings.note(session, now_ms())  # saved with the state it follows from
             await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
@@ -215,6 +234,21 @@ class GameCog(Lobby, commands.GroupCog):
             )
             await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
+        if self._alive(session, PLAYING):
+            await self._ping(session)
+
+    async def _ping(self, session: Session) -> None:
+        """Turn pings due now, after the press's answer (so a ping, or deleting the last turn's,
+        never delays it). A ping is a courtesy: whatever goes wrong with it is logged, and the
+        press or timer that got here goes on."""
+        try:
+            changed = await self.pings.send_due(session, now_ms())
+        except Exception:
+            log.exception("turn ping in channel %s failed", session.channel_id)
+            self.pings.give_up(session)  # else the timer would wake for it again at once
+            changed = True
+        if changed:
+            self.timers.arm(session)
 
     async def _deliver(
         self,
@@ -361,6 +395,7 @@ class GameCog(Lobby, commands.GroupCog):
         await self.bot.storage.delete_session(session.guild_id, session.channel_id)
         self.bot.sessions.remove(session)
         self.timers.cancel(session)
+        await self.pings.clear(session)
 
     # ------------------------------------------------------------------ saving and timers
 

@@ -25,6 +25,9 @@ from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
 
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
+# A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
+# its players come and go at that pace.
+LONGEST_LOBBY_IDLE_MS = 24 * 60 * 60 * 1000
 
 
 class Lobby:
@@ -32,9 +35,15 @@ class Lobby:
     publisher, ``_save``, ``_refuse``, ``_forget`` and ``timers``)."""
 
     async def open_lobby(
-        self, interaction: discord.Interaction, options: dict[str, Any], *, invited: list[int] | None = None
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        *,
+        invited: list[int] | None = None,
+        rematch_of: str = "",
     ) -> None:
-        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch)."""
+        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch of
+        the game ``rematch_of``)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await reply_private(interaction, "Games are played in a server channel, not in DMs.")
             return
@@ -51,11 +60,12 @@ class Lobby:
             created_at=now,
             players=[interaction.user.id],
             names={interaction.user.id: interaction.user.display_name},
-            lobby_deadline=now + LOBBY_IDLE_MS,
+            lobby_deadline=now + self.lobby_idle_ms(options),
             invited=list(invited or ()),
             locale=await self.bot.languages.public(
                 self.bot.storage, interaction.guild_id, interaction.guild_locale
             ),
+            rematch_of=rematch_of,
         )
         try:
             self.bot.sessions.add(session)
@@ -80,6 +90,39 @@ class Lobby:
             await self._save(session)
             self.timers.arm(session)
 
+    def lobby_notes(self, session: Session) -> list[str]:
+        """Lines the lobby shows before Start about how these seats will play (a game's own)."""
+        return []
+
+    async def take_rematch_seat(self, interaction: discord.Interaction, session: Session) -> None:
+        """A player of the finished game pressed its Play again while its rematch's lobby is open:
+        seat them there (the press is on the old board, so the lobby is edited and the presser
+        answered privately)."""
+        user = interaction.user
+        async with session.lock:
+            if not self._alive(session, LOBBY):
+                return await self._refuse(interaction, "closed", "That rematch's lobby is closed.")
+            if session.seat_of(user.id) is not None:
+                return await self._refuse(
+                    interaction, "lobby", f"You already have a seat in the rematch: {message_link(session)}"
+                )
+            if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
+                return await self._refuse(
+                    interaction, "lobby", f"The rematch is full: {message_link(session)}"
+                )
+            session.players.append(user.id)
+            session.names[user.id] = user.display_name
+            session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
+            await self._save(session)
+            await self._publish(session, self._lobby(session))
+            self.timers.arm(session)
+            await reply_private(interaction, f"You took a seat in the rematch: {message_link(session)}")
+
+    def lobby_idle_ms(self, options: dict[str, Any]) -> int:
+        """How long a lobby waits without a join or leave before it closes itself: 10 minutes,
+        or one turn of the game's timer if that is longer (at most a day)."""
+        return max(LOBBY_IDLE_MS, min(self.turn_ms(options), LONGEST_LOBBY_IDLE_MS))
+
     def _lobby(self, session: Session) -> Board:
         low, high = self.engine_cls.players_range(session.options)
         board = lobby_board(
@@ -92,6 +135,7 @@ class Lobby:
             options_text=self.options_text(session.options, session.locale),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
             computers=self.kind in computers.POLICIES,
+            notes=self.lobby_notes(session),
         )
         board.content = invitation(session)
         return board
@@ -125,7 +169,7 @@ class Lobby:
             if press.name == "cancel":
                 return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
             return await self._start(interaction, session)
-        session.lobby_deadline = now_ms() + LOBBY_IDLE_MS
+        session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
         await self._save(session)
         await self._publish(session, self._lobby(session), interaction)
         self.timers.arm(session)
@@ -165,6 +209,7 @@ class Lobby:
         session.status = PLAYING
         session.started_at = now
         session.lobby_deadline = None
+        self.pings.note(session, now)  # the first turn's wait starts
         await self._save(session)
         await self._publish(session, self.render_board(session), interaction)
         await self.on_game_start(session)

@@ -226,6 +226,18 @@ class Publisher:
             return 0.0
         return max(0.0, self.recent[0] + WINDOW_S - discord_now())
 
+    def spare_in(self, keep: int = 1) -> float:
+        """Seconds until the channel may take another REST request (a turn ping) while ``keep``
+        of its slots stay free for the board's own edits: a ping never holds the board back, and
+        waits while a board edit is waiting."""
+        now = discord_now()
+        inside = sorted(t for t in self.recent if t > now - WINDOW_S)
+        over = len(inside) - (EDITS - 1 - keep)
+        wait = inside[over - 1] + WINDOW_S - now if over > 0 else 0.0
+        if self.waiting is not None or self._task is not None:
+            wait = max(wait, 1.0)
+        return max(0.0, wait)
+
     async def _flush(self) -> None:
         try:
             while self.waiting is not None:

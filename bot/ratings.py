@@ -20,6 +20,19 @@ MODEL = PlackettLuce()
 # that μ − 3σ says little.
 MIN_RATED_GAMES = 3
 
+# The number members see: the cautious estimate μ − 3σ (a skill the member almost surely has) on
+# a chess-like scale. A newcomer (μ − 3σ = 0) shows 1000, each point of μ − 3σ is worth 20, and
+# the result is clamped at 0. The offset keeps a first loss visible (1000 → 964) where a bare
+# "μ − 3σ clamped at 0" would show half the members as 0; the clamp needs μ − 3σ below −50, about
+# 90 last places in a row in five-player games. See docs/architecture.md.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 20
+# Named tiers by shown rating, highest first. Calibrated on simulated groups of regulars: an
+# average member settles in Silver or Gold, the clear best reach Platinum or Diamond.
+TIERS = ((1700, "Diamond"), (1500, "Platinum"), (1300, "Gold"), (1100, "Silver"), (0, "Bronze"))
+# Before MIN_RATED_GAMES rated games the number is provisional: no tier, not ranked.
+NEWCOMER = "Newcomer"
+
 
 @dataclass(frozen=True)
 class Rating:
@@ -27,10 +40,32 @@ class Rating:
     sigma: float
 
     @property
+    def ordinal(self) -> float:
+        """μ − 3σ: what rankings order by."""
+        return self.mu - 3 * self.sigma
+
+    @property
     def shown(self) -> int:
-        """The one conservative number members see: μ − 3σ, rounded (half away from zero)."""
-        value = self.mu - 3 * self.sigma
-        return int(math.copysign(math.floor(abs(value) + 0.5), value))
+        """The one number members see, never negative: ``ordinal`` on the display scale, rounded."""
+        return max(0, math.floor(DISPLAY_BASE + DISPLAY_SCALE * self.ordinal + 0.5))
+
+
+def tier(shown: int, games: int) -> str:
+    """The tier's name for a shown rating after ``games`` rated games."""
+    if games < MIN_RATED_GAMES:
+        return NEWCOMER
+    return next(name for floor, name in TIERS if shown >= floor)
+
+
+def described(rating: Rating, games: int) -> str:
+    """A rating as every screen shows it: "**1136** · Silver"."""
+    return f"**{rating.shown}** · {tier(rating.shown, games)}"
+
+
+def tiers_text() -> str:
+    """The tiers in words, lowest first, for /help: "Bronze · Silver 1100+ · …"."""
+    ladder = [name if floor == 0 else f"{name} {floor}+" for floor, name in reversed(TIERS)]
+    return " · ".join(ladder)
 
 
 NEW = Rating(MODEL.mu, MODEL.sigma)

@@ -3,8 +3,13 @@
 By the time anyone presses it the finished game's session is gone (the channel is free), so the
 button carries only the game's key (public: it is in no way a secret) and the press reads the
 recorded game back from storage. That also makes it work after a restart: the button is a
-registered ``DynamicItem``, rebuilt from its custom id. The presser hosts the new lobby and the
-finished game's other members are asked to join it by mention; anyone may join as usual.
+registered ``DynamicItem``, rebuilt from its custom id.
+
+Only that game's players (or a moderator) may start the rematch: a bystander would otherwise
+host it and ping the whole table. The first to press hosts the new lobby and the others are asked
+by mention; each of them then takes a seat with one press, of **Join** on the lobby or of **Play
+again** on the old board. Anyone may join the lobby as usual. Computer seats are not carried
+over: the host seats computers again in the lobby, as in any other.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.board import Board
+from bot.replies import is_moderator, reply_private
+from bot.sessions import LOBBY
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -52,8 +59,6 @@ class PlayAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"agai
 
 
 async def play_again(bot: GameBot, interaction: discord.Interaction, game_key: str) -> None:
-    from bot.gamecog import reply_private  # the session layer imports this module
-
     if interaction.guild_id is None:
         return await reply_private(interaction, "Games are played in a server channel, not in DMs.")
     past = await bot.storage.past_game(interaction.guild_id, game_key)
@@ -62,9 +67,22 @@ async def play_again(bot: GameBot, interaction: discord.Interaction, game_key: s
         # Its record was removed (/standings reset), or the game is no longer offered.
         return await reply_private(interaction, "That game can no longer be played again: start a new one.")
     presser = interaction.user.id
-    # Not the presser (the host), a forgotten member (id 0) nor a computer seat.
-    invited = [user for user in past.user_ids if user > 0 and user != presser]
-    await cog.open_lobby(interaction, dict(past.options), invited=list(dict.fromkeys(invited)))
+    # Neither a forgotten member (id 0) nor a computer seat.
+    players = list(dict.fromkeys(user for user in past.user_ids if user > 0))
+    if presser not in players and not is_moderator(interaction):
+        return await reply_private(
+            interaction, "Only the players of that game (or a moderator) can start a rematch."
+        )
+    current = bot.sessions.get(interaction.channel_id) if interaction.channel_id is not None else None
+    if (
+        current is not None
+        and current.rematch_of == game_key
+        and current.status == LOBBY
+        and presser in players
+    ):
+        return await cog.take_rematch_seat(interaction, current)
+    invited = [user for user in players if user != presser]
+    await cog.open_lobby(interaction, dict(past.options), invited=invited, rematch_of=game_key)
 
 
 def with_play_again(board: Board, game_key: str) -> Board:
@@ -74,9 +92,16 @@ def with_play_again(board: Board, game_key: str) -> Board:
 
 
 def invitation(session: Session) -> str | None:
-    """The line above a rematch lobby that asks the finished game's players (a mention each)."""
+    """The line above a rematch lobby that asks the finished game's players (a mention each) who
+    have not taken a seat yet, and says how to; it is only edited afterwards, so it pings once."""
     if not session.invited:
         return None
-    asked = " ".join(f"<@{user}>" for user in session.invited)
+    waiting = [user for user in session.invited if session.seat_of(user) is None]
     host = session.names.get(session.host_id, "The host")
-    return f"{asked}: **{host}** asks you to play again. Press **Join** to take a seat."
+    if not waiting:
+        return f"Everyone from the last game is seated again with **{host}**."
+    asked = " ".join(f"<@{user}>" for user in waiting)
+    return (
+        f"{asked}: **{host}** asks you to play again. Press **Join** here, or **Play again** on "
+        "the last game's board, to take a seat."
+    )

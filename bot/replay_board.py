@@ -1,8 +1,13 @@
 """One page of a finished game's replay (``/replay``): the game's own public board as it stood
 after a step, with what that board hid shown face up (the game is over), what the step did, and
-whether the shuffle verified. Text only: replays draw no pictures, so a page costs a few
-milliseconds (the record is replayed from the deal for each page, as each game's ``rerun`` moves
-one engine on), spent in a worker thread by the cog.
+whether the shuffle verified. Text only: replays draw no pictures, so a page costs 10–20 ms
+(the record is replayed from the deal for each page, as each game's ``rerun`` moves one engine
+on, and every step's board is drawn to find the pages), spent in a worker thread by the cog.
+
+A page is a step that changed what it shows: a step that leaves both the board and what it hid
+as they were (a Monster Masks slap that opens or joins a race still being decided, a timer that
+passes) joins the next step that changes them, and its words go first on that page. Boards are
+drawn as a replay's (``live=False``): no deadlines, no instructions to press anything.
 """
 
 from __future__ import annotations
@@ -27,11 +32,25 @@ CONTENT_MAX = 2000
 
 
 @dataclass(frozen=True)
+class Moment:
+    """What one page shows: what happened (one step, or a few that changed nothing on their
+    own) and the boards just after it."""
+
+    text: str
+    board: discord.Embed
+    hidden: str
+    step: int  # the last of the record's steps it shows (1-based)
+
+
+@dataclass(frozen=True)
 class ReplayPage:
     step: int  # 1..count; 0 when not even the first step replays
     count: int  # the steps that replay
     content: str
     embeds: list[discord.Embed]
+    # For posting in the channel: the step's number and the verdict without the step's words,
+    # which are written face up (the board alone says what the channel saw then).
+    public: str = ""
 
 
 def replay_names(stored: StoredGame, players: int) -> list[str]:
@@ -47,24 +66,27 @@ def public_board(kind: str, engine: GameEngine, names: Sequence[str], game_key: 
     if kind == "kabuki":
         from bot.games.kabuki import board as kabuki
 
-        return kabuki.render(view, names, NO_CHANNEL, final=engine.is_over)
+        return kabuki.render(view, names, NO_CHANNEL, final=engine.is_over, live=False)
     if kind == "masks":
         from bot.games.masks import board as masks
 
-        return masks.render_final(view, names) if engine.is_over else masks.render(NO_CHANNEL, view, names)
+        if engine.is_over:
+            return masks.render_final(view, names)
+        return masks.render(NO_CHANNEL, view, names, live=False)
     from bot.games.kingdom import board as kingdom
 
     if engine.is_over:
         return kingdom.final_board(view, names, engine.result().winners, game_key)
-    return kingdom.kingdom_board(view, names, NO_CHANNEL, game_key)
+    return kingdom.kingdom_board(view, names, NO_CHANNEL, game_key, live=False)
 
 
 def replay_page(stored: StoredGame, step: int) -> ReplayPage:
-    """The page for ``step``, clamped to the steps that replay."""
+    """The page for ``step``, clamped to the pages that replay."""
     rec = stored.log or {}
     kind = str(rec.get("game", stored.kind))
     names = replay_names(stored, int(rec.get("players", len(stored.names))))
-    count, broken = _count(rec, names)
+    moments, broken = replay_moments(rec, names, stored.game_key)
+    count = len(moments)
     verdict = verify(rec)
     head = (
         f"**Replay: {TITLES.get(kind, kind)}**, finished <t:{stored.ended_at // 1000}:f> "
@@ -74,38 +96,48 @@ def replay_page(stored: StoredGame, step: int) -> ReplayPage:
     if not count:
         return ReplayPage(0, 0, _cut(f"{head}\nThis game's record does not replay: {broken}\n{check}"), [])
     at = min(max(step, 1), count)
-    text, engine = _at(rec, names, at)
-    board = public_board(kind, engine, names, stored.game_key).embed
-    lines = [head, f"Step **{at} / {count}**: {text}"]
+    moment = moments[at - 1]
+    lines = [head, f"Step **{at} / {count}**: {moment.text}"]
     if broken:
         lines.append(f"The replay stops after step {count}: {broken}")
     lines.append(check)
-    room = EMBED_TOTAL - len(board) - len(FACE_UP_TITLE) - 10
+    room = EMBED_TOTAL - len(moment.board) - len(FACE_UP_TITLE) - 10
     face_up = discord.Embed(
         title=FACE_UP_TITLE,
-        description=_cut(history(kind).hidden(engine, names), min(4096, room)),
+        description=_cut(moment.hidden, min(4096, room)),
         colour=discord.Colour.dark_grey(),
     )
-    return ReplayPage(at, count, _cut("\n".join(lines)), [board, face_up])
+    public = "\n".join([head, f"Step **{at} / {count}**", check])
+    return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
 
 
-def _count(rec: Any, names: Sequence[str]) -> tuple[int, str]:
-    """How many steps replay, and why the replay stops early ("" if it does not)."""
-    count = 0
+def replay_moments(rec: Any, names: Sequence[str], game_key: str) -> tuple[list[Moment], str]:
+    """Every page of the replay, and why the replay stops early ("" if it does not). A step that
+    changes neither board joins the next one that does (or the last page, at the end)."""
+    kind = str(rec.get("game", "")) if isinstance(rec, dict) else ""
+    moments: list[Moment] = []
+    waiting: list[str] = []  # steps that changed nothing yet, said on the next page
+    shown: tuple[dict[str, Any], str] | None = None
+    broken = ""
     try:
-        for _ in steps(rec, names):
-            count += 1
+        for number, (text, engine) in enumerate(steps(rec, names), 1):
+            board = public_board(kind, engine, names, game_key).embed
+            hidden = history(kind).hidden(engine, names)
+            now = (board.to_dict(), hidden)
+            if now == shown:
+                waiting.append(text)
+                continue
+            shown = now
+            moments.append(Moment(" · ".join([*waiting, text]), board, hidden, number))
+            waiting = []
     except ReplayError as error:
-        return count, str(error)
-    return count, ""
-
-
-def _at(rec: Any, names: Sequence[str], step: int) -> tuple[str, GameEngine]:
-    """What step ``step`` (of those that replay) did, and the engine just after it."""
-    for number, (text, engine) in enumerate(steps(rec, names), 1):
-        if number == step:
-            return text, engine
-    raise ReplayError(f"no step {step}")  # not reached: ``step`` was counted first
+        broken = str(error)
+    if waiting and moments:
+        last = moments[-1]
+        moments[-1] = Moment(
+            " · ".join([last.text, *waiting]), last.board, last.hidden, last.step + len(waiting)
+        )
+    return moments, broken
 
 
 def _cut(text: str, limit: int = CONTENT_MAX) -> str:

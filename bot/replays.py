@@ -3,7 +3,8 @@ record is replayed step by step, and how its shuffle is verified from the seed.
 
 A record is the format the simulators write (``python -m bot simulate GAME --json``). A game
 played on Discord adds ``salt`` and ``commitment``: the commitment was on its boards from the
-first one, and ``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``).
+first one, and ``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``); and
+``"source": "discord"``, so a record stripped of its commitment does not pass for a simulated one.
 Each game's ``history`` module knows its own record; this module picks it by ``rec["game"]``.
 """
 
@@ -17,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from bot.engine.protocol import GameEngine
-from bot.engine.replay import LOG_FORMAT, ReplayError, commitment
+from bot.engine.replay import LOG_FORMAT, ReplayError, commitment, malformed
 
 HISTORIES = {
     "kabuki": "bot.games.kabuki.history",
@@ -39,12 +40,17 @@ def history(kind: str) -> ModuleType:
     return importlib.import_module(HISTORIES[kind])
 
 
+PLAYED = "discord"  # ``source`` of a played game's record: it must carry its commitment
+
+
 def log_record(engine: GameEngine, seed: int, salt: str = "") -> dict[str, Any]:
-    """The record of a finished game; with a salt, the commitment its boards showed too."""
+    """The record of a finished game; with a salt (a played game, whose boards showed the
+    commitment), the commitment and where it was played too."""
     rec = history(engine.kind).log_record(engine, seed)
     if salt:
         rec["salt"] = salt
         rec["commitment"] = commitment(seed, salt)
+        rec["source"] = PLAYED
     return rec
 
 
@@ -63,13 +69,41 @@ def steps(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> Iterato
     except ReplayError:
         raise
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        raise ReplayError(f"malformed record: {type(error).__name__}: {error}") from error
+        raise ReplayError(malformed(error)) from error
 
 
-def _header(rec: Mapping[str, Any]) -> None:
-    if not isinstance(rec, Mapping) or rec.get("format") != LOG_FORMAT or rec.get("game") not in HISTORIES:
-        game = rec.get("game") if isinstance(rec, Mapping) else None
-        raise ReplayError(f"not a format {LOG_FORMAT} game record of a known game (game {game!r})")
+HEADER = {"format": int, "game": str, "seed": int, "players": int, "options": dict}
+
+
+def record_problem(rec: Any) -> str:
+    """Why ``rec`` is not a game record this bot reads ("" if its header is one): what every
+    game's record starts with, checked before any game's code reads it."""
+    if not isinstance(rec, Mapping):
+        return f"not a game record: a JSON {_json_kind(rec)}, not an object"
+    missing = [key for key in HEADER if key not in rec]
+    if len(missing) == len(HEADER):
+        return "not a game record: it has none of " + ", ".join(f'"{key}"' for key in HEADER)
+    if missing:
+        return "not a whole game record: it has no " + " and no ".join(f'"{key}"' for key in missing)
+    for key, kind in HEADER.items():
+        if not isinstance(rec[key], kind) or isinstance(rec[key], bool):
+            return f'not a game record: its "{key}" is {json.dumps(rec[key])}, not a {_json_kind(kind())}'
+    if rec["format"] != LOG_FORMAT:
+        return f"a format {rec['format']} record: this bot reads format {LOG_FORMAT}"
+    if rec["game"] not in HISTORIES:
+        return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(HISTORIES)})"
+    return ""
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {dict: "object", list: "list", str: "string", bool: "true/false", type(None): "null"}
+    return next((name for t, name in kinds.items() if isinstance(value, t)), "number")
+
+
+def _header(rec: Any) -> None:
+    problem = record_problem(rec)
+    if problem:
+        raise ReplayError(problem)
 
 
 @dataclass(frozen=True)
@@ -86,6 +120,11 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         _header(rec)
         seed = rec["seed"]
         committed = rec.get("commitment")
+        if committed is None and (rec.get("source") == PLAYED or "salt" in rec):
+            raise ReplayError(
+                "this record says it was played on Discord but carries no shuffle commitment, so "
+                "nothing shows the seed was fixed before the deal"
+            )
         if committed is not None:
             opened = commitment(seed, str(rec.get("salt", "")))
             if opened != committed:
@@ -103,7 +142,7 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
     except ReplayError as error:
         return Verdict(False, f"not verified: {error}")
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        return Verdict(False, f"not verified: malformed record: {type(error).__name__}: {error}")
+        return Verdict(False, f"not verified: {malformed(error)}")
     opened_by = (
         f"the commitment {committed} is SHA-256 of {rec['salt']}:{seed}; "
         if committed is not None
@@ -127,13 +166,59 @@ def _scripted(rec: Mapping[str, Any]) -> str:
     return ""
 
 
-def read_records(text: str) -> list[dict[str, Any]]:
-    """One JSON record, or several, one per line (as ``simulate --json`` writes them)."""
+class UnreadableRecords(ValueError):
+    """Text that holds no JSON records, said in words (``str``) for whoever gave it."""
+
+
+def read_records(text: str, name: str = "the input") -> list[Any]:
+    """One JSON record, or several, one per line (as ``simulate --json`` writes them). Whether
+    each is a game record is left to ``record_problem``."""
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as error:
+        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2 or not _is_json(lines[0][1]):
+            raise UnreadableRecords(_not_json(name, error, text)) from None
+        records = []
+        for number, line in lines:  # one record per line: a bad line is named by its number
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as bad:
+                raise UnreadableRecords(_not_json(name, bad, line, number)) from None
+        return records
     return whole if isinstance(whole, list) else [whole]
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def _not_json(name: str, error: json.JSONDecodeError, text: str, line: int | None = None) -> str:
+    if not text.strip():
+        return f"{name} is empty"
+    where = f"line {line or error.lineno}, column {error.colno}"
+    if error.pos >= len(text.rstrip()):
+        return f"{name} is cut short: its JSON stops before it is complete ({where})"
+    return f"{name} is not JSON ({where})"
+
+
+def replay_problem(rec: Mapping[str, Any]) -> str:
+    """Why ``rec`` does not replay to its game's end ("" if it does)."""
+    count = 0
+    try:
+        for _ in steps(rec):
+            count += 1
+    except ReplayError as error:
+        return (
+            f"the replay stops after step {count}: {error}"
+            if count
+            else f"the replay does not start: {error}"
+        )
+    return ""
 
 
 def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
@@ -142,7 +227,7 @@ def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     lines = [
         f"{TITLES.get(rec.get('game'), rec.get('game'))}: {rec['players']} players ({', '.join(who)}), "
         f"seed {rec['seed']}",
-        "Options: " + ", ".join(f"{key} {value}" for key, value in rec["options"].items()),
+        "Options: " + (", ".join(f"{key} {value}" for key, value in rec["options"].items()) or "none"),
     ]
     if "commitment" in rec:
         lines.append(f"Shuffle commitment: {rec['commitment']} (salt {rec['salt']})")

@@ -1,8 +1,9 @@
 """Session timers: each session's next deadline armed on the event loop, and the computer moves
 that come due.
 
-A session waits for at most one instant: its engine's next deadline or a computer seat's next
-move, whichever comes first, or a lobby's idle deadline. It is armed as a bare loop timer
+A session waits for at most one instant: its engine's next deadline, a computer seat's next
+move or its turn ping falling due (``bot.turn_pings``), whichever comes first, or a lobby's idle
+deadline. It is armed as a bare loop timer
 (``loop.call_later``, an ``Alarm``), and a task is made only when it fires. Presses re-arm after
 every change, yet most leave the deadline where it was (a Kabuki placement inside a round, a slap
 joining a race): such a press costs a comparison, where cancelling a sleeping task and starting
@@ -27,6 +28,7 @@ from bot import computers
 from bot.clock import now_ms
 from bot.engine import Event, IllegalAction
 from bot.sessions import LOBBY, PLAYING, Session
+from bot.words import duration
 
 if TYPE_CHECKING:
     from bot.gamecog import GameCog
@@ -95,7 +97,11 @@ class SessionTimers:
             return session.lobby_deadline
         assert session.engine is not None
         self.cog._plan_computers(session)
-        moves = [computers.next_move_at(session), session.engine.next_deadline()]
+        moves = [
+            computers.next_move_at(session),
+            session.engine.next_deadline(),
+            self.cog.pings.instant(session),
+        ]
         return min((d for d in moves if d is not None), default=None)
 
     def restore(self, session: Session) -> None:
@@ -135,7 +141,8 @@ class SessionTimers:
             now = max(now_ms(), deadline)
             if session.status == LOBBY:
                 if session.lobby_deadline is not None and now >= session.lobby_deadline:
-                    await cog._close(session, "This lobby closed itself after 10 minutes without activity.")
+                    idle = duration(cog.lobby_idle_ms(session.options)).replace("min", "minutes")
+                    await cog._close(session, f"This lobby closed itself after {idle} without activity.")
                 else:
                     self.arm(session)
                 return
@@ -156,13 +163,17 @@ class SessionTimers:
 
 
 def computers_act(session: Session, now: int) -> list[Event]:
-    """The computer moves due by ``now``, each made at its own instant as if pressed then."""
+    """The computer moves due by ``now``, each made at its own instant as if pressed then (or,
+    for something said, kept as heard and returned as a ``said`` event for the cog to post)."""
     assert session.engine is not None
     events: list[Event] = []
     for at, seat, action in computers.due(session, now):
         if session.engine.is_over:
             break
         events += session.engine.advance(at)
+        if action.get("type") == computers.SAY:
+            events += computers.say(session, seat, action)
+            continue
         # Overtaken by the time it came due: the next plan starts from the new state.
         with contextlib.suppress(IllegalAction):
             events += session.engine.apply(seat, action, at)

@@ -77,6 +77,9 @@ class Session:
     salt: str = ""
     # A rematch's lobby asks the finished game's players to join (bot/rematch.py): their ids.
     invited: list[int] = field(default_factory=list)
+    # The finished game a rematch lobby plays again (its game key): that game's players take a
+    # seat here by pressing its Play again. Empty for any other lobby.
+    rematch_of: str = ""
     # Computer seats' next moves (bot/computers.py): seat -> {"at": ms, "action": ...}, and how
     # many plans were drawn (each plan's generator is seeded from the seed, seat and this count).
     plans: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -154,6 +157,7 @@ class Session:
             "extra": self.extra,
             "salt": self.salt,
             "invited": self.invited,
+            "rematch_of": self.rematch_of,
             "plans": {str(seat): plan for seat, plan in self.plans.items()},
             "planned": self.planned,
             "memories": {str(seat): stacks for seat, stacks in self.memories.items()},
@@ -182,6 +186,7 @@ class Session:
             extra=dict(data.get("extra") or {}),
             salt=str(data.get("salt", "")),
             invited=[int(user) for user in data.get("invited", ())],
+            rematch_of=str(data.get("rematch_of", "")),
             plans={int(seat): dict(plan) for seat, plan in (data.get("plans") or {}).items()},
             planned=int(data.get("planned", 0)),
             memories={int(seat): stacks for seat, stacks in (data.get("memories") or {}).items()},

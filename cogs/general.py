@@ -15,7 +15,7 @@ from bot.board import GAME_COLOUR
 from bot.components import make_view
 from bot.gamecog import is_moderator, reply_private
 from bot.i18n import private_locale, t
-from bot.ratings import MIN_RATED_GAMES
+from bot.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 from bot.words import plural
 
@@ -65,15 +65,15 @@ async def leaderboard_page(
     better = "fewer is better" if lower else "more is better"
     if sort == "rating":
         lines = [
-            f"**{page * PAGE_SIZE + i + 1}.** {standing_name(row)} — rating **{row.rating.shown}** · "
+            f"**{page * PAGE_SIZE + i + 1}.** {standing_name(row)} — rating {described(row.rating, row.games)} · "
             f"{plural(row.wins, 'win')} in {plural(row.games, 'game')}"
             for i, row in enumerate(rows)
             if row.rating is not None
         ]
         empty = f"Nobody has played {MIN_RATED_GAMES} rated games here yet."
         footer = (
-            f"ranked by rating (skill, counted cautiously: μ − 3σ); members are ranked after "
-            f"{MIN_RATED_GAMES} rated games"
+            f"ranked by rating (everyone starts at {DISPLAY_BASE}; /help says more); members are "
+            f"ranked after {MIN_RATED_GAMES} rated games"
         )
     else:
         lines = [
@@ -157,17 +157,19 @@ async def season_named(bot: GameBot, guild_id: int, name: str | None) -> int | N
 
 
 def rating_lines(ratings: list[MemberRating]) -> list[str]:
-    """A member's rating this season with its change in their last game, and all time."""
+    """A member's rating this season with its change in their last game (±0 when that game rated
+    nobody), and all time."""
     lines = []
     for r in ratings:
         change = f"{r.change:+d}" if r.change else "±0"
         rated = "" if r.games >= MIN_RATED_GAMES else f", ranked after {MIN_RATED_GAMES}"
         if r.season_id == RUNNING_SEASON:
             lines.append(
-                f"Rating: **{r.rating.shown}** ({change} in the last game; {plural(r.games, 'rated game')}{rated})"
+                f"Rating: {described(r.rating, r.games)} ({change} in the last game; "
+                f"{plural(r.games, 'rated game')}{rated})"
             )
         elif r.season_id == ALL_TIME:
-            lines.append(f"All-time rating: **{r.rating.shown}**")
+            lines.append(f"All-time rating: {described(r.rating, r.games)}")
     return lines
 
 
@@ -190,13 +192,22 @@ commitment, and `python -m bot verify` re-deals a game's record from its seed.
 `/leaderboard game: [sort:] [season:]` — this server's ranking for a game: by skill rating \
 (members are ranked after {min_rated} rated games), wins or score; this season, an archived one \
 or all time
-`/stats [member]` — games, wins, scores and rating per game
-`/season new name:` — archive this season's standings, everyone starts fresh (Manage Server)
+`/stats [member]` — games, wins, scores and rating per game, yours or a member's; only you see \
+the answer
+`/season new name:` — archive this season's standings, name each game's top three and give the \
+champions' role; everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
-`/settings [computers-rated:]` — whether games with computer players change ratings (Manage Server)
+`/settings [computers-rated:] [champion-role:] [clear-champion-role:] [turn-pings:]` — whether games with \
+computer players change ratings; the role each game's season champion gets; whether a turn that \
+waits a while pings its players (Manage Server)
 `/rules game:` — how a game is played here
 `/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
-channel, or one of your recent games)
+channel, or one of your recent games); its players can post it here or download its record
+
+**Your rating** starts at {base} and moves after every rated game (two or more people, no \
+computer unless `/settings` allows it): finishing ahead of strong players lifts it most. It \
+counts your skill cautiously, so it also climbs as the bot grows sure of you; it is never \
+below 0. Tiers: {newcomer} (fewer than {min_rated} rated games: not ranked yet) · {tiers}.
 
 **Your data**
 `/privacy` — what the bot keeps · `/forget-me` — remove your results everywhere
@@ -254,7 +265,9 @@ class GeneralCog(commands.Cog):
                 app_commands.Choice(name=n, value=n) for n in names if current.casefold() in n.casefold()
             ][:25]
 
-        @app_commands.command(name="stats", description="Games, wins and scores per game for a member.")
+        @app_commands.command(
+            name="stats", description="Games, wins, scores and rating per game; only you see the answer."
+        )
         @app_commands.describe(member="Whose stats (default: yours)")
         @app_commands.guild_only()
         async def stats(interaction: discord.Interaction, member: discord.Member | None = None) -> None:
@@ -281,7 +294,9 @@ class GeneralCog(commands.Cog):
                     lines.append(f"Abandoned: {row.abandoned}")
                 lines.extend(rating_lines([r for r in ratings if r.kind == row.kind]))
                 embed.add_field(name=title, value="\n".join(lines), inline=True)
-            await interaction.response.send_message(embed=embed, ephemeral=member is None)
+            # One rule whoever is asked about: only the asker sees it. Looking someone up should not
+            # post their record in the channel; /leaderboard is the public board.
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
         @app_commands.command(name="rules", description="How a game is played on Discord.")
         @app_commands.describe(game="Which game")
@@ -307,7 +322,11 @@ class GeneralCog(commands.Cog):
                 title="Party card games",
                 colour=GAME_COLOUR,
                 description=HELP_TEXT.format(
-                    new_commands=new_commands or "(no games loaded)", min_rated=MIN_RATED_GAMES
+                    new_commands=new_commands or "(no games loaded)",
+                    min_rated=MIN_RATED_GAMES,
+                    base=DISPLAY_BASE,
+                    newcomer=NEWCOMER,
+                    tiers=tiers_text(),
                 ),
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)

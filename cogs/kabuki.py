@@ -17,9 +17,10 @@ from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
-from bot.games.kabuki.engine import DEFAULT_OPTIONS, KabukiEngine
-from bot.i18n import DEFAULT, N_, number, t
+from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, PLAY, KabukiEngine
+from bot.i18n import DEFAULT, N_, duration, t
 from bot.sessions import Session
+from bot.words import LONGEST_TURN_S
 
 # One message, so a translator sees the whole text; /rules shows it in the member's language.
 RULES = N_("""\
@@ -42,8 +43,9 @@ first Stop! shows on the board at once; a later press in the window is confirmed
 privately, and if you lose the race you are told privately who beat you and by how many ms.
 • **Reveal**: the challenged stack is shown on the board to everyone for a few seconds \
 (default 8 s), matches marked, then hidden again. Play pauses meanwhile.
-• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s), \
-and the board says so.
+• **Turn timer**: an idle player's card goes on a random stack after the timer (default 60 s; \
+up to a day for a slow server), and the board says so. A placer who has not placed after 30 s \
+is pinged once, in a short message deleted when the card is placed.
 • Only the active player's stack buttons work; the placer cannot Stop! their own card.
 • **Computer players** (🤖, seated by the host in the lobby) remember what they saw placed, \
 forget a buried mask now and then as people do, and press Stop! on a match they remember after \
@@ -51,8 +53,8 @@ a human reaction (0.4–1.2 s); they think 1.5–4 s before placing.
 """)
 
 
-def _seconds(locale: str, ms: int) -> str:
-    return number(locale, ms / 1000, "#,##0.###")  # "0.25", "3": as the language writes them
+# What a turn ping asks the placer (after the mention), in the game's language.
+PING_PLACER = N_("it is your turn: place the card on show on an actor.")
 
 
 class KabukiCog(
@@ -68,7 +70,8 @@ class KabukiCog(
         grace="Seconds the next player waits after a placement, so others can press Stop! (default 3)",
         race_window="Milliseconds a Stop! race collects presses after the first one (default 250)",
         reveal="Seconds a challenged stack stays shown (default 8)",
-        turn_timer="Seconds before an idle player's card goes on a random stack (default 60)",
+        turn_timer="Seconds before an idle player's card goes on a random stack: 10–86400, i.e. up "
+        "to a day (default 60)",
     )
     async def new(
         self,
@@ -76,7 +79,7 @@ class KabukiCog(
         grace: app_commands.Range[int, 0, 30] = DEFAULT_OPTIONS["grace_ms"] // 1000,
         race_window: app_commands.Range[int, 0, 2000] = DEFAULT_OPTIONS["race_window_ms"],
         reveal: app_commands.Range[int, 1, 30] = DEFAULT_OPTIONS["reveal_ms"] // 1000,
-        turn_timer: app_commands.Range[int, 10, 600] = DEFAULT_OPTIONS["turn_ms"] // 1000,
+        turn_timer: app_commands.Range[int, 10, LONGEST_TURN_S] = DEFAULT_OPTIONS["turn_ms"] // 1000,
     ) -> None:
         await self.open_lobby(
             interaction,
@@ -92,12 +95,12 @@ class KabukiCog(
         o = {**DEFAULT_OPTIONS, **options}
         return t(
             locale,
-            "Grace: {grace} s\nStop! race: the earliest press within {race} s of the first wins\n"
-            "Reveal: {reveal} s\nTurn timer: {turn} s",
-            grace=_seconds(locale, o["grace_ms"]),
-            race=_seconds(locale, o["race_window_ms"]),
-            reveal=_seconds(locale, o["reveal_ms"]),
-            turn=_seconds(locale, o["turn_ms"]),
+            "Grace: {grace}\nStop! race: the earliest press within {race} of the first wins\n"
+            "Reveal: {reveal}\nTurn timer: {turn}",
+            grace=duration(locale, o["grace_ms"]),
+            race=duration(locale, o["race_window_ms"]),
+            reveal=duration(locale, o["reveal_ms"]),
+            turn=duration(locale, o["turn_ms"]),
         )
 
     # ------------------------------------------------------------------ boards
@@ -117,6 +120,20 @@ class KabukiCog(
             view, session.seat_names(), session.channel_id, final=True, locale=session.locale
         )
         return sign(board, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
+
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per card on show (a reveal pausing it does not start it again)."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        if engine.phase != PLAY or engine.pos >= DECK_SIZE or engine.active is None:
+            return None
+        return f"{engine.round}.{engine.turn}"
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The placer."""
+        engine = session.engine
+        assert isinstance(engine, KabukiEngine)
+        return {} if engine.active is None else {engine.active: t(session.locale, PING_PLACER)}
 
     # ------------------------------------------------------------------ presses
 

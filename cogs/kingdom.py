@@ -23,9 +23,12 @@ from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.sessions import SeatToken, Session
+from bot.words import LONGEST_TURN_S, duration
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
+# What a turn ping asks: the card is private, so the player is sent to their own view of it.
+PING_ACTIVE = "it is your turn: press 🃏 **My card** to see your card and what you can do."
 # Actions whose target receives a card from somebody else's move.
 GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
 
@@ -56,7 +59,9 @@ active player holds, so they give nothing away; only the active player can use t
 power, press 🃏 **My card** on your turn: your card's power is offered there, privately, with its \
 legal targets (King holders never). Cards you receive and the Thief's look reach you privately; \
 a power you receive after your own turn cannot be used that round. \
-An idle player stands when the turn timer runs out (default 60 s). \
+An idle player stands when the turn timer runs out (default 60 s; up to a day for a slow \
+server); a player who has not acted after 30 s is pinged once, in a short message deleted when \
+their turn is over. \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 **Computer players** (🤖, seated by the host in the lobby) see only their own card, their Thief \
 peek and the cards shown face up, and think 2–5 s before acting.
@@ -78,7 +83,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     @app_commands.describe(
         mode="Classic, Death over all players, or There can be only one",
         length="Classic / Death over all: rounds = players × length (2–6)",
-        timer="Seconds a player has to act before standing automatically (10–600)",
+        timer="Seconds a player has to act before standing automatically: 10–86400, i.e. up to a day",
     )
     @app_commands.choices(
         mode=[app_commands.Choice(name=name, value=value) for value, name in render.MODE_NAMES.items()]
@@ -88,7 +93,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         interaction: discord.Interaction,
         mode: str = "classic",
         length: app_commands.Range[int, 2, 6] = 3,
-        timer: app_commands.Range[int, 10, 600] = 60,
+        timer: app_commands.Range[int, 10, LONGEST_TURN_S] = 60,
     ) -> None:
         await self.open_lobby(
             interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
@@ -102,7 +107,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             lines.append("Tokens are lives: 5 (2–6 players), 4 (7–12), 3 (13–20)")
         else:
             lines.append(f"Length: players × {options.get('length', 3)} rounds")
-        lines.append(f"Turn timer: {options.get('turn_ms', 60_000) // 1000} s")
+        lines.append(f"Turn timer: {duration(options.get('turn_ms', 60_000))}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ the board
@@ -135,6 +140,19 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
                 notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")
         return list(dict.fromkeys(notes))
+
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per player's move in a round (a Thief choosing Take or Keep is still in it); a
+        round's reveal waits for nobody."""
+        engine = session.engine
+        assert isinstance(engine, KingdomEngine)
+        return None if engine.active is None else f"{engine.round}.{engine.pos}"
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """The player whose move it is."""
+        engine = session.engine
+        assert isinstance(engine, KingdomEngine)
+        return {} if engine.active is None else {engine.active: PING_ACTIVE}
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None

@@ -15,17 +15,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import computers
 from bot.board import Board, drawn, sign
+from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import GameCog, reply_private
+from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
 from bot.games.masks import board as masks_board
-from bot.games.masks.engine import MasksEngine
+from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
+from bot.games.masks.players import SKILLS
 from bot.sessions import PLAYING, SeatToken, Session
+from bot.words import LONGEST_TURN_S
 
 log = logging.getLogger(__name__)
 
+# What a turn ping asks the Mime, and the guessers who have not slapped yet.
+PING_MIME = "you are the Mime: press 🃏 **My card** and mime it."
+PING_GUESSERS = "watch the Mime and slap a tile."
 NOTICE_SECONDS = 8  # how long the "emoji only" notice stays before deleting itself
 
 # "Only emoji" = custom emoji <:name:id> / <a:name:id>, keycaps (1️⃣ #️⃣), and characters of the
@@ -79,15 +86,21 @@ class MasksCog(
         "claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a race: the "
         "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
         "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
-        "early; the guess timer is 60 s unless set otherwise.\n"
+        "early; the guess timer is 60 s unless set otherwise (up to a day, for a slow server). After 30 s "
+        "the guessers who have not slapped (and a Mime who has not seen the card) are pinged once, in a "
+        "short message deleted when the turn ends.\n"
         "**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot "
         "runs cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if "
         "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
         "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no).\n"
         f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
         "reveal then waits for the loser's second slap.\n"
-        "**Computer players** (🤖, seated by the host in the lobby) cannot watch the Mime: as guessers "
-        "they slap a free tile at random after 1.2–3.5 s; as the Mime they let the guess timer run."
+        "**Computer players** (🤖, seated by the host in the lobby) mime in emoji: as the Mime they "
+        "post emoji describing their card's face here; as guessers they read the Mime's emoji (a "
+        "computer's, or a person's in emoji mode) and slap the tile that fits best, after a few "
+        "seconds. How well and how fast is the `computers` option of `/masks new` (easy, normal, "
+        "hard; normal unless chosen). They can't watch a camera: with a person miming on camera "
+        "they slap a tile at random, so choose emoji mode to play with them."
     )
 
     async def cog_load(self) -> None:
@@ -97,46 +110,97 @@ class MasksCog(
 
     @app_commands.command(name="new", description="Open an Island of Monster Masks lobby in this channel")
     @app_commands.describe(
-        guess_seconds="Seconds the guessers have each turn (default 60)",
+        guess_seconds="Seconds the guessers have each turn: 5–86400, i.e. up to a day (default 60)",
         mime_mode="How the Mime acts: camera (voice/video call) or emoji (in this channel)",
         sounds="Variant: the Mime may make sounds, but no words",
         second_chance=masks_board.SECOND_CHANCE,
+        computers="How well computer players read the Mime's emoji (default normal)",
     )
     async def new(
         self,
         interaction: discord.Interaction,
-        guess_seconds: app_commands.Range[int, 5, 600] = 60,
+        guess_seconds: app_commands.Range[int, 5, LONGEST_TURN_S] = 60,
         mime_mode: Literal["camera", "emoji"] = "camera",
         sounds: bool = False,
         second_chance: bool = False,
+        computers: Literal["easy", "normal", "hard"] = "normal",
     ) -> None:
         options = {
             "guess_ms": guess_seconds * 1000,
             "mime_mode": mime_mode,
             "sounds": sounds,
             "second_chance": second_chance,
+            "computer_skill": computers,
         }
         await self.open_lobby(interaction, options)
 
     # ------------------------------------------------------------------ rendering
 
+    def turn_ms(self, options: Any) -> int:
+        return int(options.get("guess_ms", 0))
+
     def options_text(self, options: Any, locale: str = "en") -> str:
         return masks_board.options_text(dict(options))
 
+    def lobby_notes(self, session: Session) -> list[str]:
+        if not session.computer_seats():
+            return []
+        skill_name = session.options.get("computer_skill", "normal")
+        skill = SKILLS[skill_name]
+        low, high = (ms / 1000 for ms in skill.reaction_ms)
+        notes = [
+            f"🤖 Computers read the Mime's emoji (**{skill_name}**): the right tile "
+            f"{skill.accuracy:.0%} of the time, {low:g}–{high:g} s after. A computer Mime posts "
+            "emoji here."
+        ]
+        if session.options.get("mime_mode") != "emoji":
+            notes.append(
+                "⚠️ **Camera mode**: computers can't watch a call, so when a person mimes they slap "
+                "a tile at random. For a real game with computers, open the lobby with "
+                "`/masks new mime_mode:emoji` and mime in emoji."
+            )
+        return notes
+
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        board = masks_board.render(session.channel_id, session.engine.view(None), session.seat_names())
+        board = masks_board.render(
+            session.channel_id, session.engine.view(None), session.seat_names(), session.computer_seats()
+        )
         return sign(board, session.commitment)
 
     def board_state(self, session: Session) -> Any:
         assert session.engine is not None
         view = session.engine.view(None)
-        return masks_board.board_state(view, session.seat_names()), session.commitment
+        return masks_board.board_state(
+            view, session.seat_names(), session.computer_seats()
+        ), session.commitment
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
         board = masks_board.render_final(session.engine.view(None), session.seat_names())
         return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+
+    def ping_turn(self, session: Session) -> str | None:
+        """One turn per Mime, while the guessers guess."""
+        engine = session.engine
+        assert isinstance(engine, MasksEngine)
+        return str(engine.turn) if engine.phase == GUESSING else None
+
+    def awaited(self, session: Session) -> dict[int, str]:
+        """While the guessers guess: the guessers who have not slapped yet (a slap is final, so
+        they are all the turn still waits for), and the Mime if their card could not reach them
+        privately (no press of theirs within an interaction token's life) and they have not
+        looked at it with My card since."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        if view["phase"] != GUESSING:
+            return {}
+        asks = {}
+        last = session.last_interaction.get(view["mime"])
+        if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+            asks[view["mime"]] = PING_MIME
+        asks.update(dict.fromkeys(view["waiting"], PING_GUESSERS))
+        return asks
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         data = event.data
@@ -188,6 +252,7 @@ class MasksCog(
         else:
             message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
             await reply_private(interaction, message.pop("content"), **message)
+            session.last_interaction[seat] = SeatToken.of(interaction)  # the Mime has the card
         return True
 
     async def _deliver(
@@ -205,6 +270,20 @@ class MasksCog(
             if event.kind in ("race_opened", "race_joined") and event.data["seat"] == presser
         ]
         await super()._deliver(session, own + events, interaction, presser)
+        for event in events:
+            if event.kind == "said":
+                await self._post_mimed(session, event.data)
+
+    async def _post_mimed(self, session: Session, data: dict[str, Any]) -> None:
+        """A computer Mime's emoji, posted as the bot: emoji mode never removes the bot's messages."""
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        name = session.name_of(data["seat"])
+        try:
+            await channel.send(
+                f"🎭 **{name}** mimes: {data['text']}", allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.warning("could not post a computer Mime's emoji in channel %s: %s", session.channel_id, error)
 
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         await super()._start(interaction, session)
@@ -236,6 +315,21 @@ class MasksCog(
             "please play fair!"
         )
 
+    async def _mimed(self, session: Session, turn: int, author: int, text: str) -> None:
+        """A person Mime's emoji, kept for the computer guessers to read (public: it is in the channel)."""
+        if not session.computer_seats():
+            return
+        async with session.lock:
+            engine = session.engine
+            if not self._alive(session, PLAYING) or engine is None:
+                return
+            view = engine.view(None)
+            if view["turn"] != turn or view["phase"] != "guessing" or session.seat_of(author) != view["mime"]:
+                return
+            computers.heard(session, text)
+            await self._save(session)
+            self.timers.arm(session)
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None:
@@ -250,6 +344,7 @@ class MasksCog(
         if view["phase"] != "guessing" or session.seat_of(message.author.id) != view["mime"]:
             return
         if is_emoji_only(message.content) and not message.attachments and not message.stickers:
+            await self._mimed(session, view["turn"], message.author.id, message.content)
             return
         if not self._can_delete(session):
             return

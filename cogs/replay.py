@@ -1,8 +1,11 @@
-"""/replay: a finished game step by step, privately, with buttons that work after a restart.
+"""/replay: a finished game step by step, privately, with buttons that work after a restart;
+a player of the game may post it in the channel (where anyone may open it for themselves) and
+download its record.
 
-The buttons' custom ids carry only the game's key and a step (``rp:<key>:<step>:<which>``): the
-game is over, so nothing in it is secret any more, and the press is checked against this server's
-stored games (a key from another server finds nothing).
+The buttons' custom ids carry only the game's key and a step (``rp:<key>:<step>:<which>``,
+``rpost:<key>:<step>``, ``rwatch:<key>:<step>``, ``rfile:<key>``): the game is over, so nothing
+in it is secret any more, and each press is checked against this server's stored games (a key
+from another server finds nothing).
 """
 
 from __future__ import annotations
@@ -17,9 +20,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
 from bot.replay_board import ReplayPage, replay_page
+from bot.replay_share import (
+    NOT_A_PLAYER_DOWNLOAD,
+    NOT_A_PLAYER_POST,
+    NOTHING_TO_POST,
+    PostGate,
+    download_text,
+    post_header,
+    posted_recently,
+    record_file,
+    record_filename,
+)
 from bot.replays import TITLES
 from bot.storage import StoredGame
 
@@ -34,6 +49,7 @@ NOT_HERE = (
     "leave it out for the last game finished in this channel."
 )
 SORRY = "Sorry, something went wrong on my side showing that replay; try again."
+KEY = r"(?P<key>[A-Za-z0-9_.\-]{1,64})"  # the longest id, ``rpost:<64>:<6 digits>``, is 78 characters
 
 
 def nav_buttons(key: str, page: ReplayPage) -> list[discord.ui.Item]:
@@ -55,25 +71,92 @@ def nav_buttons(key: str, page: ReplayPage) -> list[discord.ui.Item]:
     ]
 
 
-async def show(interaction: discord.Interaction, key: str, step: int, *, edit: bool) -> None:
-    """Answer with the page: a new private message for /replay, the same one edited for a button."""
+def page_items(key: str, page: ReplayPage) -> list[discord.ui.Item]:
+    """A private page's buttons: the steps, then Post (this step) and Download record."""
+    items: list[discord.ui.Item] = nav_buttons(key, page) if page.count else []
+    if page.count:
+        items.append(PostButton(key, page.step))
+    items.append(DownloadButton(key))
+    return items
+
+
+async def stored_game(interaction: discord.Interaction, key: str) -> StoredGame | None:
+    """This server's finished game ``key`` with its record, or None (said to the presser)."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
     stored = await bot.storage.game_log(interaction.guild_id or 0, key) if interaction.guild_id else None
     if stored is None or stored.log is None:
-        return await reply_private(interaction, NOT_HERE)
+        await reply_private(interaction, NOT_HERE)
+        return None
+    return stored
+
+
+async def played_it(interaction: discord.Interaction, key: str) -> bool:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    past = await bot.storage.past_game(interaction.guild_id or 0, key)
+    return past is not None and interaction.user.id in past.user_ids
+
+
+async def show(interaction: discord.Interaction, key: str, step: int, *, edit: bool) -> None:
+    """Answer with the page: a new private message for /replay, the same one edited for a button."""
+    stored = await stored_game(interaction, key)
+    if stored is None:
+        return
     page = await asyncio.to_thread(replay_page, stored, step)
-    view = make_view(nav_buttons(key, page)) if page.count else None
+    view = make_view(page_items(key, page))
     if edit:
         await interaction.response.edit_message(content=page.content, embeds=page.embeds, view=view)
     else:
+        await interaction.response.send_message(page.content, embeds=page.embeds, view=view, ephemeral=True)
+
+
+async def post(interaction: discord.Interaction, key: str, step: int) -> None:
+    """A player posts the step they are looking at in this channel, for everyone (its public
+    board, not the face-up part), with a button that opens the replay privately for whoever
+    presses it; once per game per channel in ``SHARE_GAP_MS``."""
+    stored = await stored_game(interaction, key)
+    if stored is None:
+        return
+    if not await played_it(interaction, key):
+        return await reply_private(interaction, NOT_A_PLAYER_POST)
+    cog: ReplayCog = interaction.client.get_cog(ReplayCog.__cog_name__)  # type: ignore[assignment]
+    channel = interaction.channel_id or 0
+    last = cog.posts.claim(channel, key, now_ms())
+    if last is not None:
+        return await reply_private(interaction, posted_recently(last))
+    try:
+        page = await asyncio.to_thread(replay_page, stored, step)
+        if not page.count:
+            cog.posts.release(channel, key)
+            return await reply_private(interaction, NOTHING_TO_POST)
+        content = f"{post_header(interaction.user.display_name)}\n{page.public}"
         await interaction.response.send_message(
-            page.content, embeds=page.embeds, view=view or discord.utils.MISSING, ephemeral=True
+            content if len(content) <= 2000 else content[:1999] + "…",
+            # The board as the channel saw it then, without the face-up part or the step's
+            # face-up words: a public message never shows a secret of play (Kabuki's final
+            # board keeps the last round's buried masks hidden too).
+            embed=page.embeds[0],
+            view=make_view([WatchButton(key, page.step)]),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+    except BaseException:
+        cog.posts.release(channel, key)
+        raise
+
+
+async def download(interaction: discord.Interaction, key: str) -> None:
+    """A player gets the game's record as stored, privately, as the file ``verify`` reads."""
+    stored = await stored_game(interaction, key)
+    if stored is None:
+        return
+    if not await played_it(interaction, key):
+        return await reply_private(interaction, NOT_A_PLAYER_DOWNLOAD)
+    file = await asyncio.to_thread(record_file, stored)
+    await reply_private(interaction, download_text(record_filename(stored)), file=file)
 
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"rp:(?P<key>[A-Za-z0-9_.\-]{1,64}):(?P<step>\d{1,6}):(?P<which>[a-z0-9]+)",
+    template=rf"rp:{KEY}:(?P<step>\d{{1,6}}):(?P<which>[a-z0-9]+)",
 ):
     def __init__(self, key: str, step: int, which: str, *, disabled: bool = False) -> None:
         row = 1 if which in ("back10", "fwd10") else 0
@@ -98,6 +181,80 @@ class ReplayButton(
             await reply_private(interaction, SORRY)
 
 
+class PostButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{KEY}:(?P<step>\d{{1,6}})"):
+    """On a private page: post this step in the channel (a player of the game only)."""
+
+    def __init__(self, key: str, step: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Post in channel", emoji="📣", row=2, custom_id=f"rpost:{key}:{step}")
+        )
+        self.key, self.step = key, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PostButton:
+        return cls(match["key"], int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await post(interaction, self.key, self.step)
+        except Exception:
+            log.exception("posting a replay failed")
+            await reply_private(interaction, SORRY)
+
+
+class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rfile:{KEY}"):
+    """On a private page: the game's record as a file (a player of the game only)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            discord.ui.Button(label="Download record", emoji="📥", row=2, custom_id=f"rfile:{key}")
+        )
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> DownloadButton:
+        return cls(match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await download(interaction, self.key)
+        except Exception:
+            log.exception("downloading a record failed")
+            await reply_private(interaction, SORRY)
+
+
+class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rwatch:{KEY}:(?P<step>\d{{1,6}})"):
+    """On a posted replay: opens it privately, at the posted step, for whoever presses."""
+
+    def __init__(self, key: str, step: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Watch it yourself",
+                emoji="▶️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"rwatch:{key}:{step}",
+            )
+        )
+        self.key, self.step = key, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> WatchButton:
+        return cls(match["key"], int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await show(interaction, self.key, self.step, edit=False)
+        except Exception:
+            log.exception("opening a posted replay failed")
+            await reply_private(interaction, SORRY)
+
+
 def game_choice(game: StoredGame, channel: str) -> app_commands.Choice[str]:
     """How a game is named in the ``game:`` list: which game, when it finished, where."""
     ended = datetime.fromtimestamp(game.ended_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -108,6 +265,13 @@ def game_choice(game: StoredGame, channel: str) -> app_commands.Choice[str]:
 class ReplayCog(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.posts = PostGate()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PostButton, DownloadButton, WatchButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PostButton, DownloadButton, WatchButton)
 
     @app_commands.command(
         name="replay", description="A finished game step by step, face up (only you see it)."

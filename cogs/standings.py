@@ -15,13 +15,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import champions
 from bot.board import GAME_COLOUR
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
 from bot.i18n import N_, fixed, language_name, private_locale, public_locale, shipped, t
-from bot.ratings import MIN_RATED_GAMES
+from bot.ratings import MIN_RATED_GAMES, described
 from bot.words import plural
+from cogs.general import standing_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -38,7 +40,8 @@ the time, your score and whether you won.
 and σ), the same before your last game, and your rated games and wins.
 • **Seasons**: their names and when they were archived.
 • **Server settings**: the switches of `/settings` (whether games with computer players are \
-rated), per server; nothing about members.
+rated, the champions' role, whether turns ping players), per server; nothing about members. The \
+champions' role itself is kept by Discord, on the members who hold it.
 • **Game records** (for `/replay` and `verify`): each finished game's moves, cards and seed, by \
 seat number only: no user id or name. They go with their game when this server's standings are \
 reset.
@@ -139,11 +142,76 @@ class ConfirmButton(
             )
         name = discord.utils.escape_markdown(season.name)
         await interaction.response.edit_message(content=f"Season **{name}** archived.", view=None)
+        found = await champions.podiums(bot, guild_id, season.id)
+        role_id = (await bot.storage.settings(guild_id)).champion_role_id
+        crowned = None
+        if role_id is not None and interaction.guild is not None:
+            old = await champions.previous_winners(bot, guild_id, season.id)
+            crowned = await champions.crown(bot, interaction.guild, role_id, champions.winners(found), old)
         await interaction.followup.send(
             f"Season **{name}** is over and archived (`/leaderboard season:{season.name}`): "
             "everyone starts fresh.",
+            embed=champions_embed(season.name, found, crowned),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if crowned is not None and crowned.problem is not None:
+            # Said once, to the member who ended the season: they can fix it; the channel need not.
+            await interaction.followup.send(crowned.problem, ephemeral=True)
+
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def champions_embed(
+    season: str, found: list[champions.Podium], crowned: champions.Crowning | None
+) -> discord.Embed:
+    """The ended season's top three of each game played in it, posted in the channel."""
+    embed = discord.Embed(
+        title=f"Season {discord.utils.escape_markdown(season)} — champions", colour=GAME_COLOUR
+    )
+    for podium in found:
+        lines = [
+            f"{medal} {standing_name(row)} — {described(row.rating, row.games)}"
+            for medal, row in zip(MEDALS, podium.rows, strict=False)  # up to three rows
+            if row.rating is not None
+        ]
+        embed.add_field(
+            name=podium.title,
+            value="\n".join(lines) or f"Nobody played {MIN_RATED_GAMES} rated games this season.",
+            inline=False,
+        )
+    if crowned is not None and crowned.role is not None and crowned.problem is None:
+        holders = ", ".join(f"<@{user}>" for user in crowned.given)
+        embed.description = (
+            f"{crowned.role.mention} now goes to each game's #1: {holders}."
+            if crowned.given
+            else f"Nobody was ranked, so nobody gets {crowned.role.mention} this time."
+        )
+    embed.set_footer(text=f"Ranked by rating, members with {MIN_RATED_GAMES} rated games or more.")
+    return embed
+
+
+def _could_give(interaction: discord.Interaction, role: discord.Role) -> bool:
+    """Whether the member asking could give ``role`` by hand, as Discord judges it."""
+    member, guild = interaction.user, interaction.guild
+    if not isinstance(member, discord.Member) or guild is None:
+        return False
+    if member.id == guild.owner_id:
+        return True
+    return member.guild_permissions.manage_roles and role < member.top_role
+
+
+def champion_line(guild: discord.Guild, role_id: int | None) -> str:
+    """The champions' role as /settings shows it, with what would stop the bot giving it."""
+    if role_id is None:
+        return "champion-role: **none**: a season's end gives no role."
+    role = guild.get_role(role_id)
+    line = (
+        f"champion-role: {role.mention if role else '**a deleted role**'}: when a season ends, each game's "
+        "#1 gets it and the last champions lose it."
+    )
+    problem = champions.role_problem(guild, role)
+    return f"{line}\n⚠️ {problem}" if problem else line
 
 
 def _ask(what: str, user_id: int, arg: str = "") -> discord.ui.View:
@@ -189,7 +257,8 @@ class StandingsCog(commands.Cog):
         await reply_private(
             interaction,
             f"Archive this season's standings as **{discord.utils.escape_markdown(name)}** and start "
-            "every leaderboard afresh? All-time standings stay.",
+            "every leaderboard afresh? All-time standings stay. The channel will be told each game's "
+            "top three.",
             view=_ask("season", interaction.user.id, name),
         )
 
@@ -222,9 +291,17 @@ class StandingsCog(commands.Cog):
     @app_commands.command(name="settings", description="This server's settings (Manage Server).")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.rename(computers_rated="computers-rated")
+    @app_commands.rename(
+        computers_rated="computers-rated",
+        champion_role="champion-role",
+        clear_champion_role="clear-champion-role",
+        turn_pings="turn-pings",
+    )
     @app_commands.describe(
         computers_rated="Whether games with computer players change the human players' ratings",
+        champion_role="A role for each game's #1 when a season ends (taken from the last champions)",
+        clear_champion_role="True: give no role when a season ends",
+        turn_pings="Whether a turn that waits a while pings the players it waits for",
         language="The language of boards and announcements (private answers use each member's own)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
@@ -232,17 +309,48 @@ class StandingsCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         computers_rated: bool | None = None,
+        champion_role: discord.Role | None = None,
+        clear_champion_role: bool | None = None,
+        turn_pings: bool | None = None,
         language: str | None = None,
     ) -> None:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.guild is not None
         if not _can_manage(interaction):
             return await reply_private(interaction, "Only a member with Manage Server can change settings.")
+        if champion_role is not None and clear_champion_role:
+            return await reply_private(
+                interaction, "Choose a champion role or clear it, not both: nothing changed."
+            )
+        if champion_role is not None and (champion_role.is_default() or champion_role.managed):
+            return await reply_private(
+                interaction,
+                f"**{discord.utils.escape_markdown(champion_role.name)}** cannot be given to members (it is "
+                "@everyone or belongs to an integration): nothing changed. Choose a role you made.",
+            )
+        if champion_role is not None and not _could_give(interaction, champion_role):
+            # Else Manage Server alone would let a member have the bot hand out a role they may not.
+            return await reply_private(
+                interaction,
+                f"Only a member who could give **{discord.utils.escape_markdown(champion_role.name)}** "
+                "themselves (Manage Roles, and a role above it) can make it the champions' role: "
+                "nothing changed.",
+            )
         storage = self.bot.storage
+        changes: dict[str, object] = {}
         if computers_rated is not None:
-            await storage.set_computers_rated(interaction.guild_id, computers_rated)
+            changes["computers_rated"] = computers_rated
+        if champion_role is not None:
+            changes["champion_role_id"] = champion_role.id
+        elif clear_champion_role:
+            changes["champion_role_id"] = None
+        if turn_pings is not None:
+            changes["turn_pings"] = turn_pings
+        chosen = None if language == SERVER_LANGUAGE else language
         if language is not None:
-            chosen = None if language == SERVER_LANGUAGE else language
-            await storage.update_settings(interaction.guild_id, language=chosen)
+            changes["language"] = chosen
+        if changes:
+            await storage.update_settings(interaction.guild_id, **changes)
+        if language is not None:
             self.bot.languages.remember(interaction.guild_id, chosen)
             self.bot.sessions.speak(interaction.guild_id, public_locale(chosen, interaction.guild_locale))
         current = await storage.settings(interaction.guild_id)
@@ -251,13 +359,20 @@ class StandingsCog(commands.Cog):
             if current.computers_rated
             else "games with computer players **do not change** anyone's rating"
         )
-        changed = "Saved. " if computers_rated is not None or language is not None else ""
-        await reply_private(
-            interaction,
-            f"{changed}computers-rated: **{'on' if current.computers_rated else 'off'}**: {rated} "
-            "(from the next game recorded). Computer players are never rated nor ranked themselves.\n"
-            + _language_line(current.language, interaction.guild_locale),
+        pings = (
+            "a turn that has waited 30 s mentions the players it waits for, in one short message "
+            "deleted when the turn is over"
+            if current.turn_pings
+            else "nobody is mentioned when it is their turn"
         )
+        lines = [
+            f"{'Saved. ' if changes else ''}computers-rated: **{'on' if current.computers_rated else 'off'}**: "
+            f"{rated} (from the next game recorded). Computer players are never rated nor ranked themselves.",
+            champion_line(interaction.guild, current.champion_role_id),
+            f"turn-pings: **{'on' if current.turn_pings else 'off'}**: {pings}.",
+            _language_line(current.language, interaction.guild_locale),
+        ]
+        await reply_private(interaction, "\n".join(lines))
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
     async def privacy(self, interaction: discord.Interaction) -> None:

@@ -32,6 +32,15 @@ def replaying(check: Callable[[Mapping[str, Any]], None], rec: Mapping[str, Any]
         raise ReplayError(f"malformed record: {type(error).__name__}: {error}") from error
 
 
+def malformed(error: Exception) -> str:
+    """A record the game's code could not read, in words rather than as a Python exception."""
+    if isinstance(error, KeyError):
+        return f"the record is incomplete: it has no {error.args[0]!r} where the game needs one"
+    if isinstance(error, IndexError):
+        return "the record is incomplete: a list in it is shorter than the game needs"
+    return f"the record has a value of the wrong kind ({error})"
+
+
 def commitment(seed: int, salt: str) -> str:
     """What a game's first board shows before any card is dealt: SHA-256 of ``"<salt>:<seed>"``
     (UTF-8, no newline), so ``printf '%s' 'SALT:SEED' | sha256sum`` checks it by hand. The

@@ -107,6 +107,22 @@ def number(locale: str, value: float, pattern: str = "#,##0.0##") -> str:
         return format_decimal(value, format=pattern, locale=DEFAULT)
 
 
+def duration(locale: str, ms: int) -> str:
+    """A timer as ``bot.words.duration`` writes it ("0.25 s", "90 s", "1 h 30 min", "24 h"), in
+    the language's way ("0,25 s", "1 Std. 30 Min.")."""
+    seconds = ms / 1000
+    if seconds < 60 or (seconds < 3600 and seconds % 60):  # as the options take it
+        return t(locale, "{n} s", n=number(locale, seconds, "#,##0.###"))
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [
+        t(locale, "{n} h", n=hours) if hours else "",
+        t(locale, "{n} min", n=minutes) if minutes else "",
+        t(locale, "{n} s", n=secs) if secs else "",
+    ]
+    return " ".join(part for part in parts if part)
+
+
 def _fill(text: str, fields: dict[str, object], locale: str) -> str:
     # Only {name} fields are replaced, so a stray brace in a translation cannot raise. A float
     # (a refusal's "Wait {seconds} s") is written in the language's own way.

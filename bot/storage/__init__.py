@@ -156,7 +156,7 @@ class MemberRating:
     kind: str
     season_id: int  # RUNNING_SEASON or ALL_TIME
     rating: Rating
-    before: Rating  # before the member's last rated game
+    before: Rating  # before the member's last game (the same when that game changed nothing)
     games: int  # rated games
     wins: int
 
@@ -385,14 +385,20 @@ def rating_rows(
 ) -> list[RatingRow]:
     """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
     wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
-    (μ, σ, games, wins). Nothing for an abandoned game, one without places, or one that does not
-    count (``bot.ratings.counts``: computers unless ``computers_rated``, fewer than two humans)."""
+    (μ, σ, games, wins). A game that rates nobody (abandoned, without places, or one that does
+    not count: ``bot.ratings.counts``, computers unless ``computers_rated``, fewer than two
+    humans) still is its players' last game: their rows keep μ and σ and set "before" to them,
+    so /stats shows no change for it instead of the change of an older rated game."""
     seats = record.players
-    if record.outcome != "finished" or any(p.place is None for p in seats):
-        return []
-    if not counts([p.computer for p in seats], computers_rated=computers_rated):
-        return []
     humans = [p for p in seats if not p.computer]
+    rated = record.outcome == "finished" and all(p.place is not None for p in seats)
+    if not rated or not counts([p.computer for p in seats], computers_rated=computers_rated):
+        return [
+            (season, p.user_id, float(f[0]), float(f[1]), float(f[0]), float(f[1]), int(f[2]), int(f[3]))
+            for season in (RUNNING_SEASON, ALL_TIME)
+            for p in humans
+            if (f := current.get((season, p.user_id)))
+        ]
     rows: list[RatingRow] = []
     for season in (RUNNING_SEASON, ALL_TIME):
         found = [current.get((season, p.user_id)) for p in humans]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 from conftest import build_world
 
+from bot import computers
 from bot.ratings import MIN_RATED_GAMES, NEW, update
 from bot.storage import FORMER_MEMBER, RUNNING_SEASON
 
@@ -40,10 +41,12 @@ async def test_finished_games_rank_members_by_rating_after_enough_games(world):
         r.user_id: r
         for r in (await world.env.bot.storage.leaderboard(world.guild.id, "tap", sort="rating"))[0]
     }
+    assert ratings[bob.id].rating.ordinal < 0  # bob's μ − 3σ, which members never see
     assert lines == [
-        f"**1.** alice (<@{alice.id}>) — rating **{ratings[alice.id].rating.shown}** · 3 wins in 3 games",
-        f"**2.** bob (<@{bob.id}>) — rating **{ratings[bob.id].rating.shown}** · 0 wins in 4 games",
+        f"**1.** alice (<@{alice.id}>) — rating **{ratings[alice.id].rating.shown}** · Silver · 3 wins in 3 games",
+        f"**2.** bob (<@{bob.id}>) — rating **{ratings[bob.id].rating.shown}** · Bronze · 0 wins in 4 games",
     ]
+    assert 1100 <= ratings[alice.id].rating.shown < 1300 and 0 < ratings[bob.id].rating.shown < 1000
     assert f"ranked after {MIN_RATED_GAMES} rated games" in embed.footer.text
 
 
@@ -51,13 +54,69 @@ async def test_stats_show_the_rating_and_its_change_in_the_last_game(world):
     alice, bob = world.members[:2]
     await play(world, alice, bob)
     winner, loser = update([NEW, NEW], [1, 2])
+    assert loser.ordinal < 0 and (winner.shown, loser.shown) == (1069, 963)
     mine = (await alice.slash(world.channel, "stats")).response.embeds[0].fields[0].value
-    assert (
-        f"Rating: **{winner.shown}** (+{winner.shown} in the last game; 1 rated game, ranked after 3)" in mine
-    )
+    assert "Rating: **1069** · Newcomer (+69 in the last game; 1 rated game, ranked after 3)" in mine
+    assert "All-time rating: **1069** · Newcomer" in mine
     theirs = (await alice.slash(world.channel, "stats", member=bob)).response.embeds[0].fields[0].value
-    assert f"Rating: **{loser.shown}** ({loser.shown} in the last game" in theirs
-    assert loser.shown < 0
+    assert "Rating: **963** · Newcomer (-37 in the last game; 1 rated game, ranked after 3)" in theirs
+
+
+async def test_stats_are_private_whoever_they_are_about(world):
+    alice, bob = world.members[:2]
+    await play(world, alice, bob)
+    before = len(world.channel.history())
+    own = await alice.slash(world.channel, "stats")
+    other = await alice.slash(world.channel, "stats", member=bob)
+    assert own.ephemeral and other.ephemeral
+    assert other.response.embeds[0].title == "Stats for bob"
+    assert len(world.channel.history(viewer=bob)) == before  # bob's channel shows nothing new
+    help_text = (await alice.slash(world.channel, "help")).response.embeds[0].description
+    assert (
+        "`/stats [member]` — games, wins, scores and rating per game, yours or a member's; only you see"
+        in (help_text)
+    )
+
+
+def tap_computer(view, legal, rng, memory):
+    """A Tap computer that never presses: the humans end the game."""
+    return None
+
+
+async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypatch):
+    alice, bob = world.members[:2]
+    await play(world, alice, bob)
+    lost = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    assert "in the last game" in lost and "±0" not in lost
+    # Then a game with a computer player, which changes no rating (computers-rated is off).
+    monkeypatch.setitem(computers.POLICIES, "tap", tap_computer)
+    await alice.slash(world.channel, "tap new", target=1)
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Add computer")
+    await alice.click(world.board(), label="Start")
+    await alice.click(world.board(), label="Tap")
+    assert await world.env.bot.storage.game_count(world.guild.id) == 2
+    after = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    assert "Games: **2** · Wins: **0**" in after
+    assert "(±0 in the last game; 1 rated game, ranked after 3)" in after
+    assert "Rating: **963** · Newcomer (±0" in after
+    # An abandoned game changes nothing either, and says so after a rated one.
+    await play(world, bob, alice)
+    await alice.slash(world.channel, "tap new", target=3)
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    await alice.slash(world.channel, "end")
+    mine = (await alice.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    assert "(±0 in the last game; 2 rated games, ranked after 3)" in mine
+
+
+async def test_help_says_what_the_rating_and_its_tiers_mean(world):
+    text = (await world.members[0].slash(world.channel, "help")).response.embeds[0].description
+    assert "**Your rating** starts at 1000" in text and "never below 0" in text
+    assert (
+        "Tiers: Newcomer (fewer than 3 rated games: not ranked yet) · Bronze · Silver 1100+ · Gold 1300+ · "
+        "Platinum 1500+ · Diamond 1700+." in text
+    )
 
 
 async def test_an_abandoned_game_changes_no_rating(world):

@@ -52,15 +52,70 @@ async def test_play_again_opens_a_lobby_with_the_same_options_hosted_by_the_pres
     assert world.board().content == lobby.content
 
 
-async def test_play_again_is_refused_privately_while_the_channel_is_busy(world, simcord_env):
+async def test_a_bystander_cannot_start_a_rematch_and_nobody_is_pinged(world, simcord_env):
+    final = await finish_tap(world)  # alice and bob played
+    erin = world.members[4]
+    result = await erin.click(final, label="Play again")
+    assert result.ephemeral
+    assert result.response.content == "Only the players of that game (or a moderator) can start a rematch."
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert world.board().id == final.id  # no lobby, no mention
+
+
+async def test_a_moderator_who_did_not_play_may_start_the_rematch_for_the_table(world, simcord_env):
+    alice, bob = world.members[:2]
+    final = await finish_tap(world)
+    result = await world.mod.click(final, label="Play again")
+    assert not result.ephemeral
+    lobby = world.board()
+    assert "Host: **mod-Friends**" in lobby.embeds[0].description
+    assert lobby.content.startswith(f"<@{alice.id}> <@{bob.id}>:")
+
+
+async def test_the_other_players_take_their_seats_by_pressing_play_again_too(world, simcord_env):
+    alice, bob, carol = world.members[:3]
+    final = await finish_tap(world, players=3, target=3)
+    await alice.click(final, label="Play again")
+    lobby = world.board()
+    assert lobby.content == (
+        f"<@{bob.id}> <@{carol.id}>: **alice** asks you to play again. Press **Join** here, or "
+        "**Play again** on the last game's board, to take a seat."
+    )
+    result = await bob.click(final, label="Play again")
+    assert result.ephemeral and result.response.content.startswith("You took a seat in the rematch: https://")
+    assert world.board().id == lobby.id  # no second lobby, no new message
+    assert field(world.board(), "Players") == "1. alice\n2. bob"
+    # The line now asks only those still missing (an edit: it pings nobody again).
+    assert world.board().content.startswith(f"<@{carol.id}>: **alice** asks you to play again.")
+    again = await bob.click(final, label="Play again")
+    assert again.ephemeral and again.response.content.startswith("You already have a seat in the rematch:")
+    await carol.click(final, label="Play again")
+    assert field(world.board(), "Players") == "1. alice\n2. bob\n3. carol"
+    assert world.board().content == "Everyone from the last game is seated again with **alice**."
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert session.host_id == alice.id and session.players == [alice.id, bob.id, carol.id]
+
+
+async def test_play_again_is_refused_privately_while_the_channel_has_another_game(world, simcord_env):
+    alice, bob = world.members[:2]
+    final = await finish_tap(world)
+    await world.members[3].slash(world.channel, "tap new", target=5)  # dave's own lobby, no rematch
+    lobby = world.board()
+    again = await bob.click(final, label="Play again")
+    assert again.ephemeral and "already has a Tap lobby" in again.response.content
+    assert world.board().id == lobby.id
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert session.host_id == world.members[3].id and session.players == [world.members[3].id]
+
+
+async def test_a_player_takes_a_seat_in_the_rematch_after_a_restart(world, simcord_env, restart_bot):
     alice, bob = world.members[:2]
     final = await finish_tap(world)
     await alice.click(final, label="Play again")
-    lobby = world.board()
-    again = await bob.click(final, label="Play again")  # the second press finds the new lobby
-    assert again.ephemeral and "already has a Tap lobby" in again.response.content
-    assert world.board().id == lobby.id
-    assert simcord_env.bot.sessions.get(world.channel.id).host_id == alice.id
+    await restart_bot()
+    result = await bob.click(final, label="Play again")
+    assert result.ephemeral and "You took a seat in the rematch" in result.response.content
+    assert field(world.board(), "Players") == "1. alice\n2. bob"
 
 
 async def test_play_again_works_after_a_restart(world, simcord_env, restart_bot):
@@ -75,7 +130,7 @@ async def test_play_again_works_after_a_restart(world, simcord_env, restart_bot)
     await restart_bot()
     await alice.click(world.board(), label="Join")
     assert field(world.board(), "Players") == "1. bob\n2. alice"
-    assert world.board().content.startswith(f"<@{alice.id}>:")
+    assert world.board().content == "Everyone from the last game is seated again with **bob**."
 
 
 async def test_play_again_after_the_record_was_removed_is_refused(world, simcord_env):

@@ -5,16 +5,19 @@ that still work after a restart, and polite refusals."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import build_world
 from test_verify_replay import RECORDS, swap_two_cards
 
+from bot import __main__ as cli
 from bot.games.kabuki.board import mask
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
 from bot.games.masks.faces import monster_name
-from bot.replay_board import FACE_UP_TITLE, public_board
-from bot.replays import TITLES, steps
+from bot.replay_board import FACE_UP_TITLE, public_board, replay_moments
+from bot.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
+from bot.replays import TITLES, steps, verify
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 from cogs.kabuki import KabukiCog
 from cogs.kingdom import KingdomCog
@@ -81,12 +84,17 @@ def secrets_of(kind, engine, names):
     ]
 
 
+def pages_of(rec, names):
+    return replay_moments(rec, names, "k1")[0]
+
+
 def assert_page(shown, rec, names, step, count):
-    """The private page shows step ``step``: what it did, the public board as the engine stood
+    """The private page shows page ``step``: what it did, the public board as the engine stood
     just after it, and the board's secrets face up."""
-    text, engine = engine_at(rec, names, step)
+    moment = pages_of(rec, names)[step - 1]
+    _, engine = engine_at(rec, names, moment.step)
     message = shown.response
-    assert f"Step **{step} / {count}**: {text}" in message.content
+    assert f"Step **{step} / {count}**: {moment.text}" in message.content
     board, face_up = message.embeds
     expected = public_board(rec["game"], engine, names, "k1").embed
     assert board.to_dict() == expected.to_dict()
@@ -100,7 +108,7 @@ def assert_page(shown, rec, names, step, count):
 async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world, restart_bot, kind):
     rec = record_of(kind)
     names = await keep(world, rec, "k1")
-    count = sum(1 for _ in steps(rec, names))
+    count = len(pages_of(rec, names))
     alice = world.members[0]
     shown = await alice.slash(world.channel, "replay")
     assert shown.ephemeral
@@ -119,6 +127,8 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
         "⏭",
         "−10",
         "+10",
+        "Post in channel",
+        "Download record",
     ]
     # Every press edits the same private message in place.
     for label, step in [("▶", 2), ("+10", 12), ("◀", 11), ("−10", 1), ("+10", 11)]:
@@ -191,4 +201,171 @@ async def test_a_tampered_record_does_not_verify(world):
     content = shown.response.content
     assert "⚠️ Shuffle not verified: log entry 0 (round, round 1): card 1 of the deck is" in content
     assert "This game's record does not replay" in content
-    assert not shown.response.components and "✅" not in content
+    assert "✅" not in content
+    # No steps to walk nor to post; its players may still take the record to look into it.
+    assert [c["label"] for row in shown.response.components for c in row["components"]] == ["Download record"]
+
+
+# What only a game in play shows: a clock (Discord's relative time stamps), a call to press
+# something, a timer running out.
+LIVE = re.compile(r"<t:\d+:R>|[Pp]ress(es)? \*\*|Time's up|time runs out|starts <t:|Remember what lies")
+
+
+def embeds_text(message):
+    return json.dumps([e.to_dict() for e in message.embeds], ensure_ascii=False)
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+def test_every_page_shows_no_live_clock_or_instruction_and_changes_the_board(kind):
+    rec = record_of(kind)
+    names = ["alice", "bob", "carol", "dave", "erin"][: rec["players"]]
+    moments = pages_of(rec, names)
+    said = [text for text, _ in steps(rec, names)]
+    # Every step is said once, in order: a step that changed nothing shares the next page.
+    assert [m.step for m in moments] == sorted({m.step for m in moments}) and moments[-1].step == len(said)
+    joined, start = [], 0
+    for moment in moments:
+        joined.append(" · ".join(said[start : moment.step]))
+        start = moment.step
+    assert [m.text for m in moments] == joined
+    for before, after in zip(moments, moments[1:], strict=False):
+        assert (before.board.to_dict(), before.hidden) != (after.board.to_dict(), after.hidden), after.text
+    for moment in moments:
+        shown = json.dumps(moment.board.to_dict(), ensure_ascii=False)
+        assert not LIVE.search(shown), (moment.text, LIVE.search(shown))
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(world, kind):
+    rec = record_of(kind)
+    names = await keep(world, rec, "k1")
+    alice = world.members[0]
+    shown = await alice.slash(world.channel, "replay")
+    message, seen = shown.response, [embeds_text(shown.response)]
+    for _ in range(8):
+        message = (await alice.click(message, label="▶")).response
+        seen.append(embeds_text(message))
+        assert not LIVE.search(seen[-1]) and seen[-1] != seen[-2]
+    assert not LIVE.search(seen[0])
+    if kind == "masks":  # slaps in a race still being decided share the page where it is decided
+        second = (await alice.click(message, label="⏮")).response
+        second = (await alice.click(second, label="▶")).response
+        line = next(line for line in second.content.splitlines() if line.startswith("Step **2 / "))
+        assert " slaps " in line and " · " in line and line.endswith(pages_of(rec, names)[1].text)
+
+
+def custom_ids(message):
+    return [c["custom_id"] for row in message.components for c in row["components"]]
+
+
+def public_messages(world, viewer):
+    return [m for m in world.channel.history(viewer=viewer) if not m.flags.ephemeral]
+
+
+async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_minutes(world, restart_bot):
+    rec = record_of("kabuki")
+    key = "0123456789abcdef" * 4  # the longest key a custom id takes: 64 characters
+    names = await keep(world, rec, key)
+    count = len(pages_of(rec, names))
+    alice, bob, frank = world.members[0], world.members[1], world.members[5]  # frank did not play
+    page = (await alice.slash(world.channel, "replay")).response
+    page = (await alice.click(page, label="+10")).response
+    assert all(len(cid) <= 100 and cid.split(":")[1] == key for cid in custom_ids(page))
+    posted = await alice.click(page, label="Post in channel")
+    public = posted.response
+    assert not public.ephemeral and public.channel_id == world.channel.id
+    assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
+    assert f"Step **11 / {count}**\n✅ Shuffle verified:" in public.content
+    assert pages_of(rec, names)[10].text not in public.content  # the step's words are written face up
+    # The board as the channel saw it at that step; what it hid stays in the private view.
+    assert [e.to_dict() for e in public.embeds] == [page.embeds[0].to_dict()]
+    _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
+    view = engine.view(None)
+    shown = {s["top"] for s in view["stacks"]} | ({view["current"]["card"]} if view["current"] else set())
+    buried = {c for stack in engine.stacks for c in stack[:-1]} - shown  # as test_kabuki_discord_game
+    assert buried and not any(mask(card) in embeds_text(public) + public.content for card in buried)
+    assert [c["label"] for row in public.components for c in row["components"]] == ["Watch it yourself"]
+    assert custom_ids(public) == [f"rwatch:{key}:11"]
+    # Everyone in the channel sees it; whoever presses Watch gets the replay privately there.
+    assert [m.id for m in public_messages(world, frank)] == [public.id]
+    watched = await frank.click(public, label="Watch it yourself")
+    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
+    assert watched.response.embeds[1].title == FACE_UP_TITLE
+    # frank did not play: he may watch, but neither post it nor take its record.
+    refused = await frank.click(watched.response, label="Post in channel")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_POST
+    refused = await frank.click(watched.response, label="Download record")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_DOWNLOAD
+    assert not refused.response.attachments
+    # Another player, a minute later: the same game was posted here just now.
+    await world.env.advance_time(60)
+    again = (await bob.slash(world.channel, "replay")).response
+    too_soon = await bob.click(again, label="Post in channel")
+    assert too_soon.ephemeral and too_soon.response.content.startswith(
+        "This game's replay was posted in this channel <t:"
+    )
+    assert "it can be posted here again <t:" in too_soon.response.content
+    assert [m.id for m in public_messages(world, frank)] == [public.id]
+    # Ten minutes after the first post it may be posted again; the buttons outlive a restart.
+    await world.env.advance_time(9 * 60 + 1)
+    await restart_bot(GAMES)
+    again = (await bob.click(again, label="⏭")).response
+    second = (await bob.click(again, label="Post in channel")).response
+    assert not second.ephemeral and second.content.startswith("📣 **bob** posted")
+    assert (
+        f"Step **{count} / {count}**" in second.content and second.embeds[0].title == "Kabuki — final scores"
+    )
+    # The last Stop! revealed a stack the channel never saw (the final board keeps it hidden).
+    _, engine = engine_at(rec, names, pages_of(rec, names)[-1].step)
+    tops = {s["top"] for s in engine.view(None)["stacks"]}
+    hidden = {c for stack in engine.stacks for c in stack[:-1]} - tops
+    assert hidden and not any(mask(card) in embeds_text(second) + second.content for card in hidden)
+    watched = await frank.click(public, label="Watch it yourself")
+    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
+    assert len(public_messages(world, frank)) == 2
+
+
+async def test_a_player_downloads_the_record_verify_reads(world, tmp_path):
+    rec = record_of("masks")
+    await keep(world, rec, "k1")
+    alice = world.members[0]
+    page = (await alice.slash(world.channel, "replay")).response
+    got = await alice.click(page, label="Download record")
+    assert got.ephemeral and "python -m bot verify masks-k1.json" in got.response.content
+    (attachment,) = got.response.attachments
+    assert attachment.filename == "masks-k1.json"
+    data = world.env.backend.cdn.get(attachment.url)
+    stored = await world.env.bot.storage.game_log(world.guild.id, "k1")
+    assert json.loads(data) == stored.log == rec
+    assert verify(json.loads(data)).verified
+    path = tmp_path / attachment.filename
+    path.write_bytes(data)
+    assert cli.main(["verify", str(path)]) == 0
+    assert not public_messages(world, world.members[5])  # nothing was posted in the channel
+
+
+@pytest.mark.simcord(settle_timeout=0.5)  # computers think for 1.2 s at least (test_computers.py)
+async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifies(
+    world, simcord_env, tmp_path
+):
+    alice = world.members[0]
+    await alice.slash(world.channel, "masks new", guess_seconds=5)
+    for _ in range(2):
+        await alice.click(world.board(), label="Add computer")
+    await alice.click(world.board(), label="Start")
+    for _ in range(2000):
+        if simcord_env.bot.sessions.get(world.channel.id) is None:
+            break
+        await simcord_env.advance_time(3)
+    page = (await alice.slash(world.channel, "replay")).response
+    assert "✅ Shuffle verified: Island of Monster Masks" in page.content
+    (attachment,) = (await alice.click(page, label="Download record")).response.attachments
+    rec = json.loads(world.env.backend.cdn.get(attachment.url))
+    assert rec["source"] == "discord" and rec["commitment"]  # what the session layer stored
+    path = tmp_path / "game.json"
+    path.write_text(
+        json.dumps({key: value for key, value in rec.items() if key not in ("salt", "commitment")})
+    )
+    assert cli.main(["verify", str(path)]) == 1  # stripped of its commitment, it no longer passes
+    last = (await alice.click(page, label="⏭")).response
+    assert "game over" in last.embeds[0].title and not LIVE.search(embeds_text(last))

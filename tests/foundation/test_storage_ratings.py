@@ -50,7 +50,7 @@ async def test_a_finished_game_rates_its_players_this_season_and_all_time(storag
         two = rating_of(await storage.ratings_of(GUILD, 2), season=season)
         assert (one.rating, one.before, one.games, one.wins) == (winner, NEW, 1, 1)
         assert (two.rating, two.games, two.wins) == (loser, 1, 0)
-        assert (one.change, two.change) == (3, -2)  # 0 → 3 and 0 → −2
+        assert (one.change, two.change) == (69, -37)  # 1000 → 1069 and 1000 → 963
 
 
 async def test_recording_the_same_game_twice_rates_it_once(storage):
@@ -225,8 +225,8 @@ async def test_a_database_from_before_ratings_migrates_and_keeps_its_games_in_th
         await storage.close()
 
 
-def test_the_shown_rating_rounds_half_away_from_zero():
-    assert Rating(1.5, 0).shown == 2 and Rating(-1.5, 0).shown == -2 and Rating(25, 25 / 3).shown == 0
+def test_the_shown_rating_rounds_half_up_and_stops_at_zero():
+    assert Rating(0.025, 0).shown == 1001 and Rating(-0.025, 0).shown == 1000 and Rating(-60, 0).shown == 0
 
 
 async def test_settings_change_only_what_is_named_and_refuse_unknown_names(storage):
@@ -242,3 +242,21 @@ async def test_settings_change_only_what_is_named_and_refuse_unknown_names(stora
     assert await storage.settings(GUILD + 1) == GuildSettings()
     with pytest.raises(ValueError):
         await storage.update_settings(GUILD, **{"computers_rated = 1; --": True})
+
+
+async def test_a_game_that_rates_nobody_leaves_its_players_ratings_with_no_change(storage):
+    await storage.record_game(game("g1", [1, 2]))
+    rated = rating_of(await storage.ratings_of(GUILD, 2))
+    assert rated.change < 0
+    with_computer = game("c", [1, 2, 3])
+    seats = [
+        *with_computer.players[:2],
+        replace(with_computer.players[2], user_id=FORMER_MEMBER, computer=True),
+    ]
+    await storage.record_game(replace(with_computer, players=seats))
+    await storage.record_game(replace(game("a", [2, 4]), outcome="abandoned"))
+    for season in (RUNNING_SEASON, ALL_TIME):
+        after = rating_of(await storage.ratings_of(GUILD, 2), season=season)
+        assert (after.rating, after.before, after.games, after.wins) == (rated.rating, rated.rating, 1, 0)
+        assert after.change == 0
+    assert await storage.ratings_of(GUILD, 4) == []  # an unrated game gives nobody a rating

@@ -97,7 +97,7 @@ def test_a_changed_seed_fails_on_the_commitment(record):
 
 def test_a_changed_seed_without_commitment_fails_on_the_deal(record):
     rec = copy.deepcopy(record)
-    del rec["commitment"], rec["salt"]
+    del rec["commitment"], rec["salt"], rec["source"]  # as a simulator writes it
     assert verify(rec).verified
     rec["seed"] += 1
     verdict = verify(rec)
@@ -159,11 +159,93 @@ def test_replay_command_prints_the_game_move_by_move(record, tmp_path, capsys):
         assert sum(" places " in line for line in numbered) == places
 
 
-def test_verify_command_refuses_an_unreadable_file(tmp_path, capsys):
-    path = tmp_path / "nothing.json"
-    path.write_text("this is not json")
+@pytest.mark.parametrize("command", ["verify", "replay"])
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"this is not json", "{path} is not JSON (line 1, column 1)"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "{path} is not text (UTF-8), so it is not a game record"),
+        (b'{"format": 2, "game": "kabuki", "seed": 5', "{path} is cut short: its JSON stops before"),
+        (b"", "{path} is empty"),
+    ],
+)
+def test_a_file_that_is_no_json_record_is_said_in_one_plain_line(command, content, said, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    assert cli.main([command, str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(said.format(path=path)) and err.count("\n") == 1
+    assert "Error" not in err and "codec" not in err and "char" not in err
+
+
+def test_a_missing_file_is_said_in_one_plain_line(tmp_path, capsys):
+    assert cli.main(["replay", str(tmp_path / "gone.json")]) == 1
+    assert capsys.readouterr().err == f"there is no file {tmp_path / 'gone.json'}\n"
+
+
+def without(rec, *keys):
+    return {key: value for key, value in rec.items() if key not in keys}
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda rec: {"a": 1}, 'not a game record: it has none of "format", "game", "seed"'),
+        (lambda rec: without(rec, "players"), 'not a whole game record: it has no "players"'),
+        (lambda rec: [1], "not a game record: a JSON number, not an object"),
+        (lambda rec: {**rec, "game": "chess"}, "a record of 'chess', not a game this bot knows"),
+        (lambda rec: {**rec, "players": "four"}, 'not a game record: its "players" is "four", not a number'),
+    ],
+)
+def test_replay_command_refuses_what_is_not_a_game_record_in_one_line(record, make, said, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(make(record)))
+    assert cli.main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"{path}: {said}")
+    assert err.count("\n") == 1 and "Traceback" not in err and "KeyError" not in err
     assert cli.main(["verify", str(path)]) == 1
-    assert "Cannot read" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"not verified: {said}")
+
+
+def test_replay_command_fails_on_a_record_cut_short_saying_where(record, tmp_path, capsys):
+    rec = copy.deepcopy(record)
+    log = "rounds" if rec["game"] == "kingdom" else "log"
+    rec[log] = rec[log][: len(rec[log]) // 2]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    assert cli.main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "1. " in out  # what replays is printed
+    assert err.startswith(f"{path}: the replay stops after step ") and err.count("\n") == 1
+    assert "Error" not in err
+
+
+def test_a_played_games_record_stripped_of_its_commitment_does_not_verify(record, tmp_path, capsys):
+    assert record["source"] == "discord"
+    stripped = without(record, "salt", "commitment")
+    verdict = verify(stripped)
+    assert not verdict.verified
+    assert verdict.summary == (
+        "not verified: this record says it was played on Discord but carries no shuffle "
+        "commitment, so nothing shows the seed was fixed before the deal"
+    )
+    assert not verify(without(record, "commitment")).verified  # a salt says so too
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(stripped))
+    assert cli.main(["verify", str(path)]) == 1
+    assert "carries no shuffle commitment" in capsys.readouterr().err
+
+
+def test_a_stored_record_from_before_the_source_field_verifies_by_its_commitment(record):
+    verdict = verify(without(record, "source"))
+    assert verdict.verified and f"SHA-256 of {SALT}:{SEED}" in verdict.summary
+
+
+def test_a_simulated_record_verifies_with_no_commitment(record):
+    simulated = without(record, "salt", "commitment", "source")
+    verdict = verify(simulated)
+    assert verdict.verified and "no commitment in this record (a simulated game)" in verdict.summary
 
 
 def test_a_deal_scripted_through_the_options_is_not_verified():

@@ -488,6 +488,7 @@ def test_options_defaults_are_recorded_and_shown() -> None:
         "mime_mode": "camera",
         "sounds": False,
         "second_chance": False,
+        "computer_skill": "normal",
     }
     shown = scripted(mime_mode="emoji", sounds=True, second_chance=True).view(None)["options"]
     assert shown["mime_mode"] == "emoji" and shown["sounds"] is True and shown["second_chance"] is True
@@ -497,7 +498,7 @@ def test_options_defaults_are_recorded_and_shown() -> None:
     "options",
     [
         {"guess_ms": 4_999},
-        {"guess_ms": 600_001},
+        {"guess_ms": 86_400_001},
         {"guess_ms": 30.5},
         {"guess_ms": True},
         {"race_window_ms": -1},
@@ -506,6 +507,7 @@ def test_options_defaults_are_recorded_and_shown() -> None:
         {"mime_mode": "mirror"},
         {"sounds": "yes"},
         {"second_chance": 1},
+        {"computer_skill": "expert"},
         {"guess_s": 30},
     ],
 )

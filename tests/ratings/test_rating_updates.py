@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bot.ratings import NEW, Rating, counts, places, update
+from bot.ratings import MIN_RATED_GAMES, NEW, Rating, counts, described, places, tier, update
 
 BETA = 25 / 6  # openskill's default β = σ₀ / 2
 TAU = 25 / 300  # its additive dynamics τ = μ₀ / 300
@@ -58,8 +58,8 @@ def test_two_newcomers_the_winner_gains_exactly_what_the_loser_loses():
     assert winner.mu == pytest.approx(25 + omega, abs=1e-9) == pytest.approx(27.635389, abs=1e-6)
     assert loser.mu == pytest.approx(25 - omega, abs=1e-9)
     assert winner.sigma == loser.sigma == pytest.approx(sigma, abs=1e-9) == pytest.approx(8.065901, abs=1e-6)
-    # Shown as μ − 3σ, rounded: 27.64 − 24.20 = 3.44 → 3 and 22.36 − 24.20 = −1.83 → −2.
-    assert (winner.shown, loser.shown) == (3, -2)
+    # μ − 3σ: 27.64 − 24.20 = 3.44 and 22.36 − 24.20 = −1.83; shown as 1000 + 20 × that, rounded.
+    assert (winner.shown, loser.shown) == (1069, 963)
 
 
 def test_a_two_player_draw_moves_neither_mean():
@@ -93,7 +93,7 @@ def test_five_newcomers_with_two_sharing_second_place():
             Rating(21.833143, 8.172851),
         ],
     )
-    assert [r.shown for r in got] == [3, 0, 0, 1, -3]
+    assert [r.shown for r in got] == [1056, 1009, 1009, 1013, 946]
 
 
 # Twenty members of varied standing: a shared victory (two winners), three tied for fourth,
@@ -152,3 +152,28 @@ def test_only_games_of_at_least_two_humans_without_computers_are_rated():
     assert not counts([False, False, True])  # until a server turns on rating with computers
     assert counts([False, False, True], computers_rated=True)
     assert not counts([False, True], computers_rated=True)  # one human still has no one to beat
+
+
+def test_the_shown_rating_is_never_negative_and_keeps_the_order_of_mu_minus_three_sigma():
+    assert NEW.shown == 1000  # a newcomer: μ − 3σ = 0
+    assert Rating(25.025, 25 / 3).shown == 1001  # 0.025 × 20 = 0.5 rounds up
+    assert Rating(0, 25 / 3).shown == 500 and Rating(-30, 8).shown == 0  # clamped, never below 0
+    ratings = [Rating(mu, sigma) for mu in (5, 15, 25, 35) for sigma in (1, 4, 8)]
+    by_ordinal = sorted(ratings, key=lambda r: r.ordinal)
+    assert [r.shown for r in by_ordinal] == sorted(r.shown for r in ratings)
+
+
+def test_tiers_by_shown_rating_once_a_member_has_enough_rated_games():
+    enough = MIN_RATED_GAMES
+    assert tier(2400, enough - 1) == "Newcomer"  # provisional, however high
+    assert [tier(n, enough) for n in (0, 1099, 1100, 1299, 1300, 1500, 1700, 2500)] == [
+        "Bronze",
+        "Bronze",
+        "Silver",
+        "Silver",
+        "Gold",
+        "Platinum",
+        "Diamond",
+        "Diamond",
+    ]
+    assert described(Rating(30, 5), enough) == "**1300** · Gold"

@@ -171,8 +171,9 @@ def _turn_line(view: View, names: Sequence[str], locale: str) -> str:
     return t(locale, "▶️ **{name}** places the **{mask}** on a stack.", **fields)
 
 
-def status_line(view: View, names: Sequence[str], locale: str = DEFAULT) -> str:
-    """What is happening now and what may be pressed."""
+def status_line(view: View, names: Sequence[str], locale: str = DEFAULT, live: bool = True) -> str:
+    """What is happening now and what may be pressed; ``live=False`` (a replay) only what is
+    happening, with no clock."""
     if view["phase"] == "over":
         winners = view["winners"] or []
         shown = ", ".join(f"**{names[s]}**" for s in winners)
@@ -185,10 +186,19 @@ def status_line(view: View, names: Sequence[str], locale: str = DEFAULT) -> str:
         )
     reveal = view["reveal"]
     if reveal is not None:
-        fields = {"stack": reveal["stack"] + 1, "when": ts(reveal["until"])}
+        stack = reveal["stack"] + 1
+        if not live:
+            if view["phase"] == "between":
+                return t(
+                    locale, "🎭 Stack {stack} is shown to everyone; then the next round starts.", stack=stack
+                )
+            return t(locale, "🎭 Stack {stack} is shown to everyone; then play resumes.", stack=stack)
+        fields = {"stack": stack, "when": ts(reveal["until"])}
         if view["phase"] == "between":
             return t(locale, "🎭 Stack {stack} is shown to everyone; the next round starts {when}.", **fields)
         return t(locale, "🎭 Stack {stack} is shown to everyone; play resumes {when}.", **fields)
+    if not live:
+        return _replay_status(view, names, locale)
     if view["race"] is not None:
         return t(
             locale, "✋ **Stop!** was pressed: other presses still count for a moment; the earliest wins."
@@ -213,6 +223,42 @@ def status_line(view: View, names: Sequence[str], locale: str = DEFAULT) -> str:
                 t(
                     locale,
                     "✋ Think **{placer}** covered the same mask on stack {stack}? Press **Stop!** until the next card is placed.",
+                    **fields,
+                )
+            )
+    return "\n".join(lines) or "…"
+
+
+def _replay_status(view: View, names: Sequence[str], locale: str) -> str:
+    lines = []
+    if view["race"] is not None:
+        lines.append(t(locale, "✋ **Stop!** was called; the earliest call wins."))
+    current = view["current"]
+    if current is not None:
+        lines.append(
+            t(
+                locale,
+                "▶️ **{name}** places the **{mask}** next.",
+                name=names[current["seat"]],
+                mask=mask_name(current["card"], locale),
+            )
+        )
+    window = view["stop_window"]
+    if window is not None and view["race"] is None:
+        fields = {"stack": window["stack"] + 1, "placer": names[window["placer"]]}
+        if window["closes_at"] is not None:
+            lines.append(
+                t(
+                    locale,
+                    "✋ **Stop!** is open on stack {stack}, the last chance before the round ends: did **{placer}** cover the same mask?",
+                    **fields,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    locale,
+                    "✋ **Stop!** is open on stack {stack}: did **{placer}** cover the same mask?",
                     **fields,
                 )
             )
@@ -324,17 +370,24 @@ def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.
 
 
 def render(
-    view: View, names: Sequence[str], channel_id: int, *, final: bool = False, locale: str = DEFAULT
+    view: View,
+    names: Sequence[str],
+    channel_id: int,
+    *,
+    final: bool = False,
+    live: bool = True,
+    locale: str = DEFAULT,
 ) -> Board:
     """The board for a public view, in ``locale`` (the game's public language). ``final`` drops
     the reveal (a finished game's board stays in the channel for good, and must not keep buried
-    cards) and the buttons."""
+    cards) and the buttons. ``live=False`` is a replay's board: what was happening, with no clock
+    and no call to press anything."""
     reveal = None if final else view["reveal"]
     colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else GAME_COLOUR)
     title = t(locale, "Kabuki — round {round} of {rounds}", round=view["round"], rounds=view["rounds"])
     if final:
         title = t(locale, "Kabuki — final scores")
-    embed = discord.Embed(title=title, description=status_line(view, names, locale), colour=colour)
+    embed = discord.Embed(title=title, description=status_line(view, names, locale, live), colour=colour)
     if reveal is not None:
         embed.add_field(
             name=t(locale, "🎭 Stack {stack} revealed", stack=reveal["stack"] + 1),
@@ -349,14 +402,12 @@ def render(
     rounds = rounds_text(view, names, locale)
     if rounds is not None:
         embed.add_field(name=t(locale, "Rounds"), value=rounds, inline=False)
-    embed.set_footer(
-        text=t(
-            locale,
-            "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!",
-            cards=cards(locale, view["deck_left"]),
-            tokens=tokens(locale, view["box"]),
-        )
-    )
+    counts = {"cards": cards(locale, view["deck_left"]), "tokens": tokens(locale, view["box"])}
+    if live:
+        footer = t(locale, "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!", **counts)
+    else:
+        footer = t(locale, "Deck: {cards} left · Box: {tokens}", **counts)
+    embed.set_footer(text=footer)
     items = [] if final else buttons(channel_id, view, locale)
     return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final, locale=locale))
 

@@ -267,14 +267,16 @@ def _seat_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _header(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def _header(view: Mapping[str, Any], names: Sequence[str], live: bool = True) -> str:
+    """What is happening now; ``live`` adds the running clocks and the Next round button, which
+    a replay of a finished game has none of."""
     if view["phase"] == "reveal":
         reveal = view["reveal"]
         losers = ", ".join(f"**{names[s]}**" for s in reveal["losers"]) or "nobody"
         text = f"🌅 **Round {reveal['round']} revealed.** Lowest card: {losers}."
         if reveal["eliminated"]:
             text += " Out of the game: " + ", ".join(f"**{names[s]}**" for s in reveal["eliminated"]) + "."
-        deadline = view["deadline"]
+        deadline = view["deadline"] if live else None
         text += f"\n**{names[view['next_dealer']]}** deals next"
         text += (
             f" — the round starts <t:{deadline // 1000}:R> or when a player presses **Next round**."
@@ -285,7 +287,7 @@ def _header(view: Mapping[str, Any], names: Sequence[str]) -> str:
     seat = view["turn"]
     if seat is None:
         return "The game is over."
-    deadline = view["deadline"]
+    deadline = view["deadline"] if live else None
     clock = f" — time runs out <t:{deadline // 1000}:R>" if deadline else ""
     if view["choosing"] is not None:
         return (
@@ -323,7 +325,7 @@ def reveal_picture(view: Mapping[str, Any], names: Sequence[str], game_key: str)
     return Picture(("kingdom", game_key, reveal["round"]), lambda: reveal_png(reveal, names), "reveal.png")
 
 
-def _footer(view: Mapping[str, Any]) -> str:
+def _footer(view: Mapping[str, Any], live: bool = True) -> str:
     mode = view["mode"]
     rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
     goal = (
@@ -331,7 +333,8 @@ def _footer(view: Mapping[str, Any]) -> str:
         if mode == "only-one"
         else "Lowest card takes a token; fewest tokens wins"
     )
-    return f"{MODE_NAMES[mode]} · {rounds} · {goal}. Powers: on your turn, under My card."
+    how = " Powers: on your turn, under My card." if live else ""
+    return f"{MODE_NAMES[mode]} · {rounds} · {goal}.{how}"
 
 
 def kingdom_board(
@@ -340,12 +343,14 @@ def kingdom_board(
     channel_id: int,
     game_key: str,
     notes: Sequence[str] = (),
+    *,
+    live: bool = True,
 ) -> Board:
     """The public board for ``view = engine.view(None)``. ``notes`` are extra public lines
-    (e.g. "press My card")."""
+    (e.g. "press My card"). ``live=False`` is a replay's board: no clock, no instructions."""
     rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
     embed = discord.Embed(title=f"Death Over the Kingdom — {rounds}", colour=COLOUR)
-    parts = [_header(view, names)]
+    parts = [_header(view, names, live)]
     if view["round"] == 1 and view["phase"] == "play":
         # Later deals follow from the first ("the deal passes to the right"), so only it is news.
         parts.append(f"🎲 **{names[view['dealer']]}** was drawn at random to deal first.")
@@ -376,7 +381,7 @@ def kingdom_board(
             embed.add_field(
                 name=f"Last round ({reveal['round']})", value=f"Lowest: {losers or 'nobody'}", inline=False
             )
-    embed.set_footer(text=_footer(view))
+    embed.set_footer(text=_footer(view, live))
     return Board(
         embed=embed,
         items=_items(view, names, channel_id),

@@ -34,6 +34,7 @@ MODES: dict[str, tuple[int, int]] = {
     "death-over-all": (3, 16),
     "only-one": (2, 20),
 }
+MAX_TURN_MS = 86_400_000  # a day: the longest turn a slow server may give
 DEFAULTS: dict[str, Any] = {"mode": "classic", "length": 3, "turn_ms": 60_000, "reveal_ms": 0}
 # Every option ``new`` knows, with its default; the last two are for tests and replays.
 ALL_DEFAULTS: dict[str, Any] = {**DEFAULTS, "dealer": None, "decks": []}
@@ -138,8 +139,8 @@ class KingdomEngine(GameEngine):
         if length not in LENGTHS:
             raise ValueError(f"length must be 2–6, not {length}.")
         turn_ms = _int_option(options, "turn_ms")
-        if turn_ms != 0 and turn_ms < 1000:
-            raise ValueError("turn_ms must be 0 (no timer) or at least 1000.")
+        if turn_ms != 0 and not 1000 <= turn_ms <= MAX_TURN_MS:
+            raise ValueError(f"turn_ms must be 0 (no timer) or 1000–{MAX_TURN_MS}.")
         reveal_ms = _int_option(options, "reveal_ms")
         if reveal_ms < 0:
             raise ValueError("reveal_ms cannot be negative.")

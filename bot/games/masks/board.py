@@ -19,7 +19,7 @@ import discord
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
-from bot.words import plural
+from bot.words import duration, plural
 
 SLAP = "slap"
 CARD = "card"
@@ -55,13 +55,13 @@ def parse_slap_arg(arg: str) -> tuple[int, int] | None:
 
 
 def options_text(options: dict[str, Any]) -> str:
-    guess = options.get("guess_ms", 60_000) // 1000
+    guess = duration(options.get("guess_ms", 60_000))
     mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
     sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
     again = (
         f"{SECOND_CHANCE}: **on**" if options.get("second_chance") else "One slap each: a lost race is final"
     )
-    return f"Guess timer: **{guess} s**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
+    return f"Guess timer: **{guess}**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
 
 
 def picture(view: dict[str, Any]) -> Picture:
@@ -73,12 +73,13 @@ def picture(view: dict[str, Any]) -> Picture:
     return Picture(key=("masks", highlight), render=lambda: board_png(highlight), filename="tiles.png")
 
 
-def board_state(view: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
+def board_state(view: dict[str, Any], names: Sequence[str], computers: Sequence[int] = ()) -> tuple[Any, ...]:
     """Every part of the public view ``render`` draws from, and nothing else: a slap that joins
     or opens a race changes the view (its races) but not this, so the board is not drawn again
     (``GameCog.board_state``). A test checks that equal states draw equal boards."""
     return (
         tuple(names),
+        tuple(computers),
         view["turn"],
         view["turns"],
         view["phase"],
@@ -123,8 +124,17 @@ def _reveal_text(reveal: dict[str, Any], names: Sequence[str]) -> str:
     return f"Turn {reveal['turn']}: the card was **{reveal['name']}** ({why}). {result}"
 
 
-def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board:
-    """The board during play, from the public view only."""
+def render(
+    channel_id: int,
+    view: dict[str, Any],
+    names: Sequence[str],
+    computers: Sequence[int] = (),
+    *,
+    live: bool = True,
+) -> Board:
+    """The board during play, from the public view only; ``computers`` are the computer seats.
+    ``live=False`` is a replay's board: it says what was going on, with no clock and nothing to
+    press."""
     mime = names[view["mime"]]
     embed = discord.Embed(
         title=f"Island of Monster Masks — turn {view['turn']}/{view['turns']}", colour=GAME_COLOUR
@@ -136,15 +146,22 @@ def render(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> Board
             if view["options"]["second_chance"]
             else "a slap is final, even if you lose the race."
         )
-        embed.description = (
-            f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
+        acting = (
+            f"🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.\n"
+            if view["mime"] in computers
+            else f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
             f"(only you can), then act it out!\n"
-            f"Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
+        )
+        embed.description = (
+            f"{acting}Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
             f"Time's up <t:{deadline}:R>."
+            if live
+            else f"🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+            f"First slap wins the tile; {rule}"
         )
     else:
         text = _reveal_text(view["last_reveal"], names)
-        if view["reveal_until"] is not None:
+        if view["reveal_until"] is not None and live:
             text += f"\nNext Mime draws <t:{view['reveal_until'] // 1000}:R>."
         embed.description = text
     embed.add_field(name="Players", value=_status_lines(view, names), inline=False)

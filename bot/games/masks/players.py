@@ -1,23 +1,27 @@
-"""Computer players for Island of Monster Masks, and a table that plays a whole game with them.
+"""Computer players for Island of Monster Masks: a simulated table, and the Discord table's.
 
-A computer guesser cannot watch a Mime, so "reading the Mime" is modelled as a probability:
-with probability ``skill`` it aims at the secret card's tile (if that tile is still free),
-otherwise at a random free tile. Its press lands ``reaction_ms`` ± ``jitter_ms`` after it
+In the simulator a computer guesser cannot watch a Mime, so "reading the Mime" is modelled as a
+probability: with probability ``skill`` it aims at the secret card's tile (if that tile is still
+free), otherwise at a random free tile. Its press lands ``reaction_ms`` ± ``jitter_ms`` after it
 starts looking, so two guessers aiming at the same tile produce a real timestamp race. A race
 loser slaps again only when the game's ``second_chance`` option lets it. With probability
 ``idle`` a guesser sits a turn out (away from the keyboard), and a Mime with ``patience_ms``
 stops waiting for them: it ends the guessing that long after the latest slap. So the guess
 timer (nobody slapped), the Mime and "everyone slapped" all end turns in simulated games.
 Seeded ``random.Random`` is fine here: only the engine must stay free of it.
+
+At a Discord table (``bot.computers``) a computer never sees the card it guesses: it reads the
+emoji the Mime posted (``hints``), well or less well by the game's ``computer_skill``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games.masks import hints
 from bot.games.masks.engine import MasksEngine
 
 
@@ -115,3 +119,56 @@ def play_game(
         else:
             look(engine.advance(deadline), deadline)
     return engine, stats
+
+
+# ------------------------------------------------------------------ in Discord (bot.computers)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """How a computer guesser at a Discord table reads the Mime's emoji: how often it slaps the
+    tile that fits them best (otherwise the next best: a near miss, as a person makes), and how
+    long after the Mime's latest emoji its slap lands."""
+
+    accuracy: float
+    reaction_ms: tuple[int, int]
+
+
+SKILLS: dict[str, Skill] = {
+    "easy": Skill(0.6, (4000, 8000)),
+    "normal": Skill(0.85, (2500, 5000)),
+    "hard": Skill(1.0, (1500, 3000)),
+}
+MIME_THINK_MS = (2000, 5000)  # a computer Mime looks at its card, then posts its emoji
+BLIND_MS = (1200, 3500)  # a guesser with nothing to read slaps at random after this
+
+
+def mime_hint(view: Mapping[str, Any], rng: random.Random) -> tuple[int, str] | None:
+    """A computer Mime's emoji for its card, once a turn, after a moment's thought; None once posted."""
+    if view.get("card") is None or view.get("mimed"):
+        return None
+    return rng.randint(*MIME_THINK_MS), hints.hint(view["card"], rng)
+
+
+def guess(
+    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random
+) -> tuple[int, Mapping[str, Any]] | None:
+    """The slap of a computer guesser that reads the Mime's emoji posted this turn (``mimed``,
+    public messages only) and nothing else. Without emoji it can read, it waits when some may
+    still come (a computer Mime, or emoji mode) and otherwise (a person miming on camera, which
+    it cannot watch) slaps a free tile at random."""
+    slaps = {action["tile"]: action for action in legal if action["type"] == "slap"}
+    if not slaps:
+        return None
+    features = hints.read(view.get("mimed") or ())
+    if not features:
+        mime_may_post = (
+            view["mime"] in view.get("computer_seats", ()) or view["options"]["mime_mode"] == "emoji"
+        )
+        if mime_may_post:
+            return None
+        return rng.randint(*BLIND_MS), slaps[rng.choice(sorted(slaps))]
+    skill = SKILLS[view["options"]["computer_skill"]]
+    best = hints.ranked(features, sorted(slaps), rng)
+    right = rng.random() < skill.accuracy or len(best) == 1
+    return rng.randint(*skill.reaction_ms), slaps[best[0] if right else best[1]]

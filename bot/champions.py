@@ -1,0 +1,146 @@
+"""A season's champions: each game's top three when a season ends (the rating board of the
+archived season), and the champions' role (/settings champion-role) moved to each game's #1.
+
+cogs/standings.py posts them after /season new's confirmation; see docs/architecture.md,
+"Ratings and seasons". Discord refuses a role change when the bot lacks Manage Roles or the role
+sits at or above the bot's highest role: that is checked first and said once, in plain words, and
+a refusal Discord still gives stops the moves at once (never a retry).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.storage import Standing
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+log = logging.getLogger(__name__)
+
+PODIUM_SIZE = 3
+REASON = "A season ended: the champions' role goes to each game's #1"
+
+
+@dataclass(frozen=True)
+class Podium:
+    """One game's best of a season, best first: members with enough rated games only."""
+
+    kind: str
+    title: str
+    rows: list[Standing]
+
+
+async def podiums(bot: GameBot, guild_id: int, season_id: int) -> list[Podium]:
+    """Each game played in the season, with its top three by the leaderboard's own rating order
+    (a game nobody played that season is left out; one nobody is ranked in has no rows)."""
+    found = []
+    for kind, cog in bot.game_cogs.items():
+        if await bot.storage.game_count(guild_id, kind, season=season_id) == 0:
+            continue
+        rows, _ = await bot.storage.leaderboard(
+            guild_id, kind, sort="rating", season=season_id, limit=PODIUM_SIZE
+        )
+        found.append(Podium(kind, cog.title, rows))
+    return found
+
+
+def winners(found: Iterable[Podium]) -> list[int]:
+    """Each game's #1, once each (a member first in two games holds the role once)."""
+    return list(dict.fromkeys(p.rows[0].user_id for p in found if p.rows))
+
+
+async def previous_winners(bot: GameBot, guild_id: int, season_id: int) -> list[int]:
+    """The #1s of the season archived just before ``season_id``: who the role went to last time."""
+    seasons = [s.id for s in await bot.storage.seasons(guild_id)]  # newest first
+    if season_id not in seasons or seasons.index(season_id) + 1 >= len(seasons):
+        return []
+    return winners(await podiums(bot, guild_id, seasons[seasons.index(season_id) + 1]))
+
+
+def role_problem(guild: discord.Guild, role: discord.Role | None) -> str | None:
+    """Why the bot cannot give ``role`` to members, in words a server's admin can act on, or None."""
+    if role is None:
+        return (
+            "The champions' role chosen in `/settings` no longer exists, so nobody got it. "
+            "Choose another with `/settings champion-role:`."
+        )
+    name = f"**{discord.utils.escape_markdown(role.name)}**"
+    if role.is_default() or role.managed:
+        return (
+            f"{name} cannot be given to members (it is @everyone or belongs to an integration), so "
+            "nobody got it. Choose another with `/settings champion-role:`."
+        )
+    me = guild.me
+    if me is None or me.id == guild.owner_id:
+        return None
+    mine = f"**{discord.utils.escape_markdown(me.top_role.name)}**"
+    if not me.guild_permissions.manage_roles:
+        where = "me a role with it" if me.top_role.is_default() else f"it to my role {mine}"
+        return (
+            f"I could not give the champions' role {name}: I need the **Manage Roles** permission. "
+            f"Give {where} in Server Settings → Roles, then give {name} to the champions "
+            "by hand (the next season's end will do it by itself)."
+        )
+    if role >= me.top_role:
+        return (
+            f"I could not give the champions' role {name}: it sits above my highest role, {mine}, and "
+            f"Discord lets me give only roles below it. In Server Settings → Roles, drag {mine} above "
+            f"{name}, then give {name} to the champions by hand (the next season's end will do it by "
+            "itself)."
+        )
+    return None
+
+
+@dataclass
+class Crowning:
+    """What moving the role did: who got it, who lost it, and the one problem to tell the admin."""
+
+    role: discord.Role | None
+    given: list[int] = field(default_factory=list)
+    taken: list[int] = field(default_factory=list)
+    problem: str | None = None
+
+
+async def crown(
+    bot: GameBot, guild: discord.Guild, role_id: int, new: list[int], old: Iterable[int]
+) -> Crowning:
+    """Give the role to ``new`` and take it from ``old``, the champions it went to last time (the
+    role marks the current champions), stopping at the first refusal. Without the privileged
+    members intent the bot has no list of who else holds it: a holder given it by hand keeps it."""
+    role = guild.get_role(role_id)
+    done = Crowning(role, problem=role_problem(guild, role))
+    if done.problem is not None or role is None:
+        return done
+    moves = [(user, False) for user in dict.fromkeys(old) if user not in new]
+    moves += [(user, True) for user in new]
+    for user, give in moves:
+        try:
+            if give:
+                await bot.http.add_role(guild.id, user, role.id, reason=REASON)
+            else:
+                await bot.http.remove_role(guild.id, user, role.id, reason=REASON)
+        except discord.NotFound:
+            continue  # the member left the server: nothing to give or take
+        except discord.HTTPException as error:
+            log.warning("guild %s: champions' role %s not moved: %s", guild.id, role.id, error)
+            name = f"**{discord.utils.escape_markdown(role.name)}**"
+            if isinstance(error, discord.Forbidden):
+                done.problem = (
+                    f"Discord refused to let me give the champions' role {name} (Missing Permissions), "
+                    f"so I stopped. Check that my role has **Manage Roles** and sits above {name}, "
+                    "then give it to the champions by hand."
+                )
+            else:
+                done.problem = (
+                    f"Discord did not accept a change of the champions' role {name} (error "
+                    f"{error.status}), so I stopped. Give it to the champions by hand."
+                )
+            return done
+        (done.given if give else done.taken).append(user)
+    return done

@@ -1,0 +1,153 @@
+"""Turn pings: the players a turn waits for are mentioned once, in a small message of its own.
+
+Discord notifies a mention only in a new message (an edit that adds one pings nobody), so the
+board cannot ping. Instead, once a turn has waited ``PING_AFTER_MS`` with somebody still to act,
+one short message mentions exactly those members (allowed mentions restricted to them: no
+@everyone, no role, nobody else named in it) and links the board. Fast turns are never pinged;
+computers and players who already acted never are. There is at most one ping per game at a time:
+the ping of a turn is deleted once that turn is over (or the game ends), so the channel keeps no
+trail of turns, and a ping says only whose turn it is, never what anyone did or holds.
+
+Pings share the channel's REST budget with the board (``Publisher.spare_in``): a ping or a
+deletion goes only while a slot stays free for the board's next edit, else it waits for the
+session's timer. What a ping has done is saved with the session (``session.extra["ping"]``), so
+a restart neither pings a turn twice nor leaves its ping behind. A server turns pings off with
+``/settings turn-pings:``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.clock import now_ms
+from bot.publisher import discord_now
+from bot.replies import message_link
+from bot.sessions import PLAYING, Session
+
+if TYPE_CHECKING:
+    from bot.gamecog import GameCog
+
+log = logging.getLogger(__name__)
+
+# A turn is pinged once it has waited this long: a player who acts within it needs no ping, and
+# a turn timer this short or shorter never pings at all.
+PING_AFTER_MS = 30_000
+STATE = "ping"  # its key in ``session.extra``
+
+
+def _state(session: Session) -> dict[str, Any]:
+    state = session.extra.get(STATE)
+    if not isinstance(state, dict):
+        state = session.extra[STATE] = {"turn": None, "since": 0, "sent": False, "message": None, "stale": []}
+    return state
+
+
+def humans(session: Session, asks: dict[int, str]) -> dict[int, str]:
+    """The seats a ping would mention: members, never a computer seat."""
+    return {seat: ask for seat, ask in asks.items() if session.players[seat] > 0}
+
+
+def ping_text(cog: GameCog, session: Session, asks: dict[int, str]) -> str:
+    """``<@a> <@b>: ask.`` for each ask in seat order, then the board's link."""
+    grouped: dict[str, list[int]] = {}
+    for seat in sorted(asks):
+        grouped.setdefault(asks[seat], []).append(session.players[seat])
+    lines = [" ".join(f"<@{user}>" for user in users) + f": {ask}" for ask, users in grouped.items()]
+    return f"⏰ **{cog.title}** — " + "\n".join(lines) + f"\n{message_link(session)}"
+
+
+class TurnPings:
+    """One game cog's turn pings."""
+
+    def __init__(self, cog: GameCog) -> None:
+        self.cog = cog
+
+    def note(self, session: Session, now: int) -> None:
+        """After every change: a new turn starts its wait again, and the ping of the turn that is
+        over is to be deleted."""
+        state = _state(session)
+        turn = self.cog.ping_turn(session) if session.status == PLAYING else None
+        if turn == state["turn"]:
+            return
+        if state["message"] is not None:
+            state["stale"].append(state["message"])
+        state.update(turn=turn, since=now, sent=False, message=None)
+
+    def instant(self, session: Session) -> int | None:
+        """When the session's timer should wake for pings: the turn's ping falling due, or a
+        deletion waiting, each no sooner than the channel's budget has a spare slot."""
+        state = session.extra.get(STATE)
+        if not isinstance(state, dict):
+            return None
+        now = now_ms()
+        due = [now] if state["stale"] else []
+        if state["turn"] is not None and not state["sent"]:
+            due.append(state["since"] + PING_AFTER_MS)
+        if not due:
+            return None
+        at = min(due)
+        if at > now:
+            return at  # asked on every change: the budget is looked at only once it is due
+        spare = self.cog.publisher(session).spare_in()
+        return now + int(spare * 1000) + 1 if spare > 0 else at
+
+    async def send_due(self, session: Session, now: int) -> bool:
+        """Under the session's lock, after a change or a timer: delete pings of past turns and
+        ping the current turn if it has waited long enough, as the channel's budget allows.
+        Whether it had anything to do (the session's timer then needs arming again)."""
+        state = session.extra.get(STATE)
+        if not isinstance(state, dict):
+            return False
+        due = state["turn"] is not None and not state["sent"] and now >= state["since"] + PING_AFTER_MS
+        if not state["stale"] and not due:
+            return False  # most changes: nothing to do
+        publisher = self.cog.publisher(session)
+        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        while state["stale"] and publisher.spare_in() == 0:
+            message_id = state["stale"].pop(0)
+            with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to clean
+                await channel.get_partial_message(message_id).delete()
+            publisher.recent.append(discord_now())
+        if not due or publisher.spare_in() > 0:
+            return True  # the timer wakes again when it is due, or a slot is free
+        state["sent"] = True
+        asks = humans(session, self.cog.awaited(session))
+        if asks and (await self.cog.bot.storage.settings(session.guild_id)).turn_pings:
+            users = sorted({session.players[seat] for seat in asks})
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in users]
+            )
+            try:
+                message = await channel.send(ping_text(self.cog, session, asks), allowed_mentions=mentions)
+            except discord.HTTPException as error:
+                # No right to post here, say: the game goes on without its ping.
+                log.warning(
+                    "turn ping in channel %s not sent: %s/%s", session.channel_id, error.status, error.code
+                )
+            else:
+                state["message"] = message.id
+            publisher.recent.append(discord_now())
+        await self.cog._save(session)
+        return True
+
+    def give_up(self, session: Session) -> None:
+        """Sending or deleting failed unexpectedly: this turn is not pinged, and the pings left
+        to delete stay (better a stale ping than a timer waking for it in a loop)."""
+        state = _state(session)
+        state.update(sent=True, stale=[])
+
+    async def clear(self, session: Session) -> None:
+        """The game is over: its pings go (whatever the budget: this happens once a game)."""
+        state = session.extra.get(STATE)
+        if not isinstance(state, dict):
+            return
+        ids = [*state["stale"], *([state["message"]] if state["message"] is not None else [])]
+        state.update(turn=None, message=None, stale=[])
+        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        for message_id in ids:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(message_id).delete()
