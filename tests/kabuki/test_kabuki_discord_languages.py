@@ -17,6 +17,7 @@ from bot.games.kabuki.pictures import MASKS
 from bot.games.kabuki.replay import check_log
 from bot.i18n import t
 from bot.replays import verify
+from bot.turn_pings import PING_AFTER_MS
 
 FOX, MOON, ONI, CAT = 2, 1, 3, 4
 
@@ -225,3 +226,20 @@ async def test_rules_of_kabuki_speak_each_readers_language(simcord_env, locales)
     assert read[benoit].startswith("**Kabuki** (2 à 6 joueurs, 3 manches).")
     assert read[carl].startswith("**Kabuki** (2–6 players, 3 rounds).")
     assert not list(world.channel.history())
+
+
+async def test_a_french_tables_turn_ping_and_long_timer_speak_french(simcord_env, locales) -> None:
+    world = french_server(simcord_env)
+    host, *others = world.members
+    locales.members.update({host.id: "de"})  # a ping is public: the server's language, not the host's
+    await host.slash(world.channel, "kabuki new", **{**FAST, "turn_timer": 5400})
+    assert "Minuteur de tour : 1 h 30 min" in embed_text(world.board())
+    for member in others:
+        await member.click(world.board(), label="Join")
+    await host.click(world.board(), label="Start")
+    table = Table(simcord_env, world, world.members)
+    placer = table.member(table.view()["current"]["seat"])
+    await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)
+    [ping] = [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+    assert f"<@{placer.id}>: c'est votre tour : posez la carte visible sur un acteur." in ping.content
+    assert [user.id for user in ping.mentions] == [placer.id]

@@ -22,7 +22,7 @@ from bot.games.kabuki.history import rerun
 from bot.games.kabuki.simulate import play_game, record
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from cogs.kabuki import RULES, KabukiCog
+from cogs.kabuki import PING_PLACER, RULES, KabukiCog
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
@@ -51,7 +51,8 @@ def every_view(records) -> Iterator[dict[str, Any]]:
 def boards(view: dict[str, Any], names: list[str], locale: str) -> list[Any]:
     playing = sign(kabuki_board.render(view, names, 1, locale=locale), COMMITMENT, locale=locale)
     final = kabuki_board.render(view, names, 1, final=True, locale=locale)
-    return [playing, sign(final, COMMITMENT, seed=123456789, salt=COMMITMENT[:32], locale=locale)]
+    replayed = kabuki_board.render(view, names, 1, final=view["phase"] == "over", live=False, locale=locale)
+    return [playing, sign(final, COMMITMENT, seed=123456789, salt=COMMITMENT[:32], locale=locale), replayed]
 
 
 def board_text(board: Any) -> str:
@@ -173,6 +174,7 @@ def test_private_news_the_lobby_options_and_the_rules_speak_the_pseudo_locale(ps
     ]
     texts = [message["content"] for message in news]
     texts += [cog.options_text({}, pseudo_locale), t(pseudo_locale, RULES)]
+    texts += [cog.options_text({"turn_ms": 5_400_000}, pseudo_locale), t(pseudo_locale, PING_PLACER)]
     for text in texts:
         assert untranslated(text, allowed=["alice"]) == [], text
 
@@ -218,6 +220,17 @@ def test_german_and_french_boards_read_in_their_language(records, locale):
     }[locale]
     for words in expected:
         assert words in text, (words, text)
+    # A replay's board (live=False): what was happening, in the language, with no clock.
+    replayed = board_text(
+        kabuki_board.render(view, NAMES[: len(view["tokens"])], 1, live=False, locale=locale)
+    )
+    then = {"de": "; danach ", "fr": " ; ensuite, "}[locale]
+    assert then in replayed and "<t:" not in replayed
+    assert {"de": "Merk dir", "fr": "Souvenez-vous"}[locale] not in replayed
+    # Timers up to a day, written as the language writes them.
+    options = KabukiCog.__new__(KabukiCog).options_text({"turn_ms": 5_400_000, "race_window_ms": 250}, locale)
+    assert {"de": "Zugzeit: 1 Std. 30 Min.", "fr": "Minuteur de tour : 1 h 30 min"}[locale] in options
+    assert "0,25 s" in options
     assert t(
         locale, "Wait {seconds} s: the others still get a chance to press Stop.", seconds=1.5
     ).startswith({"de": "Warte 1,5 s", "fr": "Attendez 1,5 s"}[locale])
