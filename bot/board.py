@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.components import Component, GameButton, make_view
+from bot.i18n import DEFAULT, t
 from bot.picture_cache import ByteLRU
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -125,16 +126,30 @@ def lobby_board(
     return Board(embed=embed, items=items)
 
 
-def sign(board: Board, commitment: str | None, *, seed: int | None = None, salt: str = "") -> Board:
+def sign(
+    board: Board,
+    commitment: str | None,
+    *,
+    seed: int | None = None,
+    salt: str = "",
+    locale: str = DEFAULT,
+) -> Board:
     """Put the shuffle commitment under a game's board: from its first board on, before any card
     is seen; the final board (``seed`` given) adds the seed and salt that open it. Every game's
-    render path calls this, so the commitment is drawn where the board is, not where it is sent."""
+    render path calls this, so the commitment is drawn where the board is, not where it is sent.
+    In ``locale``, the board's language."""
     if commitment is None:
         return board
     if seed is None:
-        line = f"Shuffle commitment (SHA-256): {commitment}"
+        line = t(locale, "Shuffle commitment (SHA-256): {commitment}", commitment=commitment)
     else:
-        line = f"Shuffle: seed {seed}, salt {salt}. SHA-256 of {salt}:{seed} = {commitment}"
+        line = t(
+            locale,
+            "Shuffle: seed {seed}, salt {salt}. SHA-256 of {salt}:{seed} = {commitment}",
+            seed=seed,
+            salt=salt,
+            commitment=commitment,
+        )
     old = board.embed.footer.text
     board.embed.set_footer(text=f"{old}\n{line}" if old else line)
     return board

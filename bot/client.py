@@ -16,6 +16,7 @@ from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
 from bot.gc_tuning import tune_garbage_collector
+from bot.i18n import CommandTranslator, ServerLanguages
 from bot.metrics import Metrics
 from bot.publisher import Publishers
 from bot.rematch import PlayAgainButton
@@ -62,6 +63,7 @@ class GameBot(commands.AutoShardedBot):
         self.publishers = Publishers(self)
         self.metrics = Metrics(self.sessions)
         self.game_cogs: dict[str, GameCog] = {}
+        self.languages = ServerLanguages()  # each server's /settings language (bot/i18n)
         self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
         self.storage: Storage
         self.tree.on_error = self._on_tree_error
@@ -71,23 +73,15 @@ class GameBot(commands.AutoShardedBot):
         return cog.title if cog is not None else kind
 
     async def setup_hook(self) -> None:
-        from cogs.general import GeneralCog, LeaderboardButton
-        from cogs.replay import ReplayButton, ReplayCog
-        from cogs.standings import ConfirmButton, StandingsCog
-
         self.storage = await Storage.open(self.config.database)
-        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton, PlayAgainButton)
-        for cls in self._game_cog_classes:
-            cog = cls(self)
-            await self.add_cog(cog)
-            self.game_cogs[cog.kind] = cog
-        await self.add_cog(GeneralCog(self))
-        await self.add_cog(StandingsCog(self))
-        await self.add_cog(ReplayCog(self))
+        await self.load_cogs()
         restored = 0
         shards = self.config.shards()
         for saved in await self.storage.load_sessions(shards):
             restored += self._restore(saved)
+        for session in self.sessions:
+            if not session.locale:  # saved before sessions had a language: the server's setting
+                session.locale = await self.languages.public(self.storage, session.guild_id)
         where = f"shards {sorted(shards.ids)} of {shards.count}" if shards else "every shard"
         log.info("restored %d open session(s) on %s from %s", restored, where, self.storage.backend)
         config = self.config
@@ -96,6 +90,23 @@ class GameBot(commands.AutoShardedBot):
         )
         await self._sync_commands()
         tune_garbage_collector()
+
+    async def load_cogs(self) -> None:
+        """Every cog, its slash commands and persistent buttons, and the commands' translator:
+        all of the bot that needs no connection (the catalogue extractor loads just this)."""
+        from cogs.general import GeneralCog, LeaderboardButton
+        from cogs.replay import ReplayButton, ReplayCog
+        from cogs.standings import ConfirmButton, StandingsCog
+
+        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton, PlayAgainButton)
+        for cls in self._game_cog_classes:
+            cog = cls(self)
+            await self.add_cog(cog)
+            self.game_cogs[cog.kind] = cog
+        await self.add_cog(GeneralCog(self))
+        await self.add_cog(StandingsCog(self))
+        await self.add_cog(ReplayCog(self))
+        await self.tree.set_translator(CommandTranslator())
 
     def _restore(self, saved: SavedSession) -> bool:
         """Bring one saved game back. A save that cannot be (hand-edited, its log rows short, a

@@ -25,6 +25,7 @@ from bot.board import Board, closed_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.i18n import DEFAULT, private_locale, t
 from bot.lobby import LOBBY_PRESSES, Lobby
 from bot.publisher import Publisher, release
 from bot.recording import record
@@ -77,7 +78,8 @@ class GameCog(Lobby, commands.GroupCog):
 
     # ------------------------------------------------------------------ game hooks
 
-    def options_text(self, options: Mapping[str, Any]) -> str:
+    def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
+        """The lobby's options, in ``locale`` (the game's public language)."""
         return "\n".join(f"{key}: {value}" for key, value in options.items())
 
     def render_board(self, session: Session) -> Board:
@@ -170,7 +172,8 @@ class GameCog(Lobby, commands.GroupCog):
                 action = self.action_for(session, seat, press)
                 events += session.engine.apply(seat, action, snowflake_ms(interaction.id))
             except IllegalAction as refusal:
-                await self._refuse(interaction, "illegal", refusal.reason)
+                text = t(private_locale(interaction), refusal.message, **refusal.fields)
+                await self._refuse(interaction, "illegal", text)
                 if events:
                     await self._after_change(session, events)
                 else:

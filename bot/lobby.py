@@ -62,6 +62,9 @@ class Lobby:
             names={interaction.user.id: interaction.user.display_name},
             lobby_deadline=now + self.lobby_idle_ms(options),
             invited=list(invited or ()),
+            locale=await self.bot.languages.public(
+                self.bot.storage, interaction.guild_id, interaction.guild_locale
+            ),
             rematch_of=rematch_of,
         )
         try:
@@ -129,7 +132,7 @@ class Lobby:
             names=session.seat_names(),
             min_players=low,
             max_players=high,
-            options_text=self.options_text(session.options),
+            options_text=self.options_text(session.options, session.locale),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
             computers=self.kind in computers.POLICIES,
             notes=self.lobby_notes(session),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
+from bot.i18n.catalogues import catalogue_locale
 from bot.storage import LogRows, SavedSession, Storage
 
 if TYPE_CHECKING:
@@ -43,10 +44,14 @@ class SeatToken:
     id: int
     token: str
     application_id: int
+    # The member's language as last seen (their Discord locale's catalogue): private news sent
+    # later through this token speaks it.
+    locale: str = ""
 
     @classmethod
     def of(cls, interaction: Any) -> SeatToken:
-        return cls(interaction.id, interaction.token, interaction.application_id)
+        locale = catalogue_locale(getattr(interaction, "locale", None))
+        return cls(interaction.id, interaction.token, interaction.application_id, locale)
 
 
 @dataclass
@@ -82,6 +87,11 @@ class Session:
     # What each Kabuki computer seat remembers of the public placements: seat -> stacks of card
     # ids, bottom to top, -1 for a mask it forgot (bot.games.kabuki.players.ComputerPlayer).
     memories: dict[int, list[list[int]]] = field(default_factory=dict)
+    # The language of the game's public messages (lobby, boards, notes): a catalogue code, chosen
+    # when the lobby opens (bot.i18n.ServerLanguages.public) and changed with /settings language:
+    # (SessionRegistry.speak). "" (a save from before languages, until the bot's start-up fills
+    # it in from the server's setting) reads as English.
+    locale: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     timer: Alarm | None = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
@@ -112,6 +122,12 @@ class Session:
     def name_of(self, seat: int) -> str:
         user_id = self.players[seat]
         return self.names.get(user_id, f"Player {seat + 1}")
+
+    def seat_locale(self, seat: int) -> str:
+        """The language of ``seat``'s private messages: their Discord language as their latest
+        accepted press showed it (the press being answered is already that one), else the game's."""
+        token = self.last_interaction.get(seat)
+        return token.locale if token is not None and token.locale else self.locale
 
     def computer_seats(self) -> list[int]:
         return [seat for seat, user in enumerate(self.players) if user < 0]
@@ -145,6 +161,7 @@ class Session:
             "plans": {str(seat): plan for seat, plan in self.plans.items()},
             "planned": self.planned,
             "memories": {str(seat): stacks for seat, stacks in self.memories.items()},
+            "locale": self.locale,
         }
 
     @classmethod
@@ -173,6 +190,7 @@ class Session:
             plans={int(seat): dict(plan) for seat, plan in (data.get("plans") or {}).items()},
             planned=int(data.get("planned", 0)),
             memories={int(seat): stacks for seat, stacks in (data.get("memories") or {}).items()},
+            locale=str(data.get("locale") or ""),
             logged=int(data.get(LOGGED, 0)),
         )
 
@@ -232,6 +250,13 @@ class SessionRegistry:
         if existing is not None and existing is not session:
             raise ChannelBusy(existing)
         self._by_channel[session.channel_id] = session
+
+    def speak(self, guild_id: int, locale: str) -> None:
+        """A server's public language changed (``/settings language:``): its open lobbies and
+        games speak ``locale`` from their next board on."""
+        for session in self._by_channel.values():
+            if session.guild_id == guild_id:
+                session.locale = locale
 
     def remove(self, session: Session) -> None:
         if self._by_channel.get(session.channel_id) is session:

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.board import GAME_COLOUR
 from bot.components import make_view
 from bot.gamecog import is_moderator, reply_private
+from bot.i18n import private_locale, t
 from bot.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 from bot.words import plural
@@ -303,7 +304,10 @@ class GeneralCog(commands.Cog):
         async def rules(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
             cog = bot.game_cogs[game.value]
             embed = discord.Embed(
-                title=f"{cog.title} — rules", description=cog.rules_summary, colour=GAME_COLOUR
+                title=f"{cog.title} — rules",
+                # A game's rules are a catalogue message once its game is converted (Kabuki's).
+                description=t(private_locale(interaction), cog.rules_summary),
+                colour=GAME_COLOUR,
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -18,10 +18,12 @@ from bot.engine import Action, Event, IllegalAction, Result
 from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, PLAY, KabukiEngine
+from bot.i18n import DEFAULT, N_, duration, t
 from bot.sessions import Session
-from bot.words import LONGEST_TURN_S, duration
+from bot.words import LONGEST_TURN_S
 
-RULES = """\
+# One message, so a translator sees the whole text; /rules shows it in the member's language.
+RULES = N_("""\
 **Kabuki** (2–6 players, 3 rounds). Mask cards are dealt one by one onto four actors (stacks). \
 On your turn the card on show goes on top of a stack of your choice. Putting a mask on an actor \
 that already wears it below is a mistake: anyone else may press **Stop!**
@@ -48,14 +50,11 @@ is pinged once, in a short message deleted when the card is placed.
 • **Computer players** (🤖, seated by the host in the lobby) remember what they saw placed, \
 forget a buried mask now and then as people do, and press Stop! on a match they remember after \
 a human reaction (0.4–1.2 s); they think 1.5–4 s before placing.
-"""
+""")
 
 
-PING_PLACER = "it is your turn: place the card on show on an actor."
-
-
-def _seconds(ms: int) -> str:
-    return duration(ms)
+# What a turn ping asks the placer (after the mention), in the game's language.
+PING_PLACER = N_("it is your turn: place the card on show on an actor.")
 
 
 class KabukiCog(
@@ -92,29 +91,35 @@ class KabukiCog(
             },
         )
 
-    def options_text(self, options: Mapping[str, Any]) -> str:
+    def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
         o = {**DEFAULT_OPTIONS, **options}
-        return (
-            f"Grace: {_seconds(o['grace_ms'])}\n"
-            f"Stop! race: the earliest press within {_seconds(o['race_window_ms'])} of the first wins\n"
-            f"Reveal: {_seconds(o['reveal_ms'])}\nTurn timer: {_seconds(o['turn_ms'])}"
+        return t(
+            locale,
+            "Grace: {grace}\nStop! race: the earliest press within {race} of the first wins\n"
+            "Reveal: {reveal}\nTurn timer: {turn}",
+            grace=duration(locale, o["grace_ms"]),
+            race=duration(locale, o["race_window_ms"]),
+            reveal=duration(locale, o["reveal_ms"]),
+            turn=duration(locale, o["turn_ms"]),
         )
 
     # ------------------------------------------------------------------ boards
 
+    # Public: in the game's language (``session.locale``, the server's).
+
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        return sign(
-            kabuki_board.render(session.engine.view(None), session.seat_names(), session.channel_id),
-            session.commitment,
-        )
+        view = session.engine.view(None)
+        board = kabuki_board.render(view, session.seat_names(), session.channel_id, locale=session.locale)
+        return sign(board, session.commitment, locale=session.locale)
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
+        view = session.engine.view(None)
         board = kabuki_board.render(
-            session.engine.view(None), session.seat_names(), session.channel_id, final=True
+            view, session.seat_names(), session.channel_id, final=True, locale=session.locale
         )
-        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
 
     def ping_turn(self, session: Session) -> str | None:
         """One turn per card on show (a reveal pausing it does not start it again)."""
@@ -128,7 +133,7 @@ class KabukiCog(
         """The placer."""
         engine = session.engine
         assert isinstance(engine, KabukiEngine)
-        return {} if engine.active is None else {engine.active: PING_PLACER}
+        return {} if engine.active is None else {engine.active: t(session.locale, PING_PLACER)}
 
     # ------------------------------------------------------------------ presses
 
@@ -142,19 +147,29 @@ class KabukiCog(
         except ValueError:
             pass
         if press.name in ("join", "leave", "start", "cancel"):
-            raise IllegalAction("The game has already started: that lobby button is out of date.")
-        raise IllegalAction("That button is out of date.")
+            raise IllegalAction(N_("The game has already started: that lobby button is out of date."))
+        raise IllegalAction(N_("That button is out of date."))
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        # Private: in the seat's own language (as their latest press showed it).
+        locale = session.seat_locale(seat)
         if event.kind == "stop_received":
             if event.data.get("opened"):
                 return None  # the board, redrawn in this press's own answer, shows the race
             return {
-                "content": "✋ **Stop!** registered. Presses within the race window all count; "
-                "the earliest wins. The result shows on the board in a moment."
+                "content": t(
+                    locale,
+                    "✋ **Stop!** registered. Presses within the race window all count; "
+                    "the earliest wins. The result shows on the board in a moment.",
+                )
             }
         if event.kind == "race_lost":
             winner = session.name_of(event.data["winner"])
-            by = event.data["by_ms"]
-            return {"content": f"🐢 **{winner}** pressed Stop! first, {by} ms before you."}
+            text = t(
+                locale,
+                "🐢 **{winner}** pressed Stop! first, {ms} ms before you.",
+                winner=winner,
+                ms=event.data["by_ms"],
+            )
+            return {"content": text}
         return None

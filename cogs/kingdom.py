@@ -99,7 +99,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
         )
 
-    def options_text(self, options: Mapping[str, Any]) -> str:
+    def options_text(self, options: Mapping[str, Any], locale: str = "en") -> str:
         mode = options.get("mode", "classic")
         low, high = MODES.get(mode, (3, 16))
         lines = [f"Mode: **{render.MODE_NAMES.get(mode, mode)}** ({low}–{high} players)"]

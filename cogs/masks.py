@@ -139,7 +139,7 @@ class MasksCog(
     def turn_ms(self, options: Any) -> int:
         return int(options.get("guess_ms", 0))
 
-    def options_text(self, options: Any) -> str:
+    def options_text(self, options: Any, locale: str = "en") -> str:
         return masks_board.options_text(dict(options))
 
     def lobby_notes(self, session: Session) -> list[str]:

@@ -20,6 +20,7 @@ from bot.board import GAME_COLOUR
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
+from bot.i18n import N_, fixed, language_name, private_locale, public_locale, shipped, t
 from bot.ratings import MIN_RATED_GAMES, described
 from bot.words import plural
 from cogs.general import standing_name
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 
 SEASON_NAME_MAX = 40  # with the prefix and a 20-digit user id, well inside a custom_id's 100
 
-PRIVACY_TEXT = f"""\
+# One message, so a translator sees the whole text; {min_games} is filled in when it is shown.
+PRIVACY_TEXT = N_("""\
 **What this bot keeps**, in its database, per server:
 • **Finished games**: the server, channel, game, options, random seed, start and end times, and \
 whether it was finished or abandoned; for each seat your Discord user id, your display name at \
@@ -55,9 +57,23 @@ others' games stay whole. It applies to finished games: a game you are playing w
 recorded when it ends, so ask again after it.
 A member with **Manage Server** can `/standings reset` this server: every finished game, rating \
 and season here is deleted.
-Ratings rank members after {MIN_RATED_GAMES} rated games; games with computer players do not \
+Ratings rank members after {min_games} rated games; games with computer players do not \
 change them unless the server turned `/settings computers-rated` on.
-"""
+""")
+
+SERVER_LANGUAGE = "default"  # /settings language: back to the server's own locale
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=fixed(language_name(code)), value=code) for code in shipped()
+] + [app_commands.Choice(name="Server default", value=SERVER_LANGUAGE)]
+
+
+def _language_line(language: str | None, guild_locale: object) -> str:
+    spoken = language_name(public_locale(language, guild_locale))
+    source = "chosen here" if language else "the server's own language"
+    return (
+        f"language: **{spoken}** ({source}): boards and announcements speak it; private answers "
+        "speak each member's own Discord language."
+    )
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:
@@ -286,7 +302,9 @@ class StandingsCog(commands.Cog):
         champion_role="A role for each game's #1 when a season ends (taken from the last champions)",
         clear_champion_role="True: give no role when a season ends",
         turn_pings="Whether a turn that waits a while pings the players it waits for",
+        language="The language of boards and announcements (private answers use each member's own)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -294,6 +312,7 @@ class StandingsCog(commands.Cog):
         champion_role: discord.Role | None = None,
         clear_champion_role: bool | None = None,
         turn_pings: bool | None = None,
+        language: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.guild is not None
         if not _can_manage(interaction):
@@ -326,8 +345,14 @@ class StandingsCog(commands.Cog):
             changes["champion_role_id"] = None
         if turn_pings is not None:
             changes["turn_pings"] = turn_pings
+        chosen = None if language == SERVER_LANGUAGE else language
+        if language is not None:
+            changes["language"] = chosen
         if changes:
             await storage.update_settings(interaction.guild_id, **changes)
+        if language is not None:
+            self.bot.languages.remember(interaction.guild_id, chosen)
+            self.bot.sessions.speak(interaction.guild_id, public_locale(chosen, interaction.guild_locale))
         current = await storage.settings(interaction.guild_id)
         rated = (
             "games with computer players **change** the human players' ratings"
@@ -345,12 +370,15 @@ class StandingsCog(commands.Cog):
             f"{rated} (from the next game recorded). Computer players are never rated nor ranked themselves.",
             champion_line(interaction.guild, current.champion_role_id),
             f"turn-pings: **{'on' if current.turn_pings else 'off'}**: {pings}.",
+            _language_line(current.language, interaction.guild_locale),
         ]
         await reply_private(interaction, "\n".join(lines))
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
     async def privacy(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="Your data", description=PRIVACY_TEXT, colour=GAME_COLOUR)
+        locale = private_locale(interaction)
+        text = t(locale, PRIVACY_TEXT, min_games=MIN_RATED_GAMES)
+        embed = discord.Embed(title=t(locale, "Your data"), description=text, colour=GAME_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(

@@ -172,3 +172,41 @@ def build_world(env, names=("alice", "bob", "carol", "dave", "erin", "frank"), g
 @pytest.fixture
 def world(simcord_env) -> World:
     return build_world(simcord_env)
+
+
+@dataclass
+class Locales:
+    """Each member's Discord language (``interaction.locale``), by user id; a server's is its
+    ``preferred_locale`` (``env.create_guild(preferred_locale=…)``)."""
+
+    members: dict
+
+
+@pytest.fixture
+def locales(monkeypatch) -> Locales:
+    """SimCord 3.2 sends every interaction with locale and guild_locale "en-US"; Discord sends
+    the member's own language and the server's. Set ``locales.members[member.id] = "de"``."""
+    from simcord import interactions
+
+    chosen = Locales({})
+    original = interactions.base_payload
+
+    def base_payload(backend, *, user_id, guild_id, **rest):
+        record, payload = original(backend, user_id=user_id, guild_id=guild_id, **rest)
+        payload["locale"] = chosen.members.get(user_id, "en-US")
+        if guild_id is not None:
+            payload["guild_locale"] = backend.get_guild(guild_id).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", base_payload)
+    return chosen
+
+
+@pytest.fixture
+def pseudo_locale(locales) -> str:
+    """The pseudo-locale ("en-XA", bot/i18n/pseudo.py), spoken while the test runs."""
+    from bot.i18n.pseudo import install_pseudo, uninstall_pseudo
+
+    code = install_pseudo()
+    yield code
+    uninstall_pseudo()

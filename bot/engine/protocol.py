@@ -9,6 +9,7 @@ timer fires), so any timing rule can be scripted in a test.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,11 +19,33 @@ Action = Mapping[str, Any]
 """An action is plain data, e.g. ``{"type": "place", "stack": 2}``."""
 
 
-class IllegalAction(Exception):
-    """Raised by ``apply`` when an action is not allowed now; ``reason`` is shown to the player."""
+def N_(message: str) -> str:
+    """Marks an engine's message (a refusal's id) for the catalogue extractor (bot/i18n/extract.py)
+    and returns it: engines stay free of Babel and of any language."""
+    return message
 
-    def __init__(self, reason: str) -> None:
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+class IllegalAction(Exception):
+    """Raised by ``apply`` when an action is not allowed now, and shown to the player privately.
+
+    ``message`` is a message id: the English text with ``{fields}``, ``N_``-marked where the
+    engine writes it (``IllegalAction(N_("Wait {seconds} s."), seconds=1.5)``); the session
+    layer shows it in the presser's language (``bot.i18n.t(locale, message, **fields)``).
+    ``reason`` is the English with its fields filled in (logs, replays' errors, tests). An engine
+    not converted yet passes finished English and no fields: it is shown as it is."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        reason = (
+            _FIELD.sub(lambda m: str(fields[m[1]]) if m[1] in fields else m[0], message)
+            if fields
+            else message
+        )
         super().__init__(reason)
+        self.message = message
+        self.fields = fields
         self.reason = reason
 
 

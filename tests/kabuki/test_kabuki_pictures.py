@@ -81,7 +81,7 @@ def test_each_stack_shows_its_top_card_and_the_card_on_show_is_apart() -> None:
 
 
 def test_the_revealed_stack_is_shown_bottom_to_top_under_the_board() -> None:
-    view_key = ("kabuki", (OWL, None, None, None), (3, 0, 0, 0), None, 0, 0, (FOX, MOON, OWL), (0,))
+    view_key = ("kabuki", "en", (OWL, None, None, None), (3, 0, 0, 0), None, 0, 0, (FOX, MOON, OWL), (0,))
     image = Image.open(io.BytesIO(render_picture(view_key)))
     board = Image.open(io.BytesIO(render_board((OWL, None, None, None), (3, 0, 0, 0), None, 0)))
     assert image.crop((0, 0, board.width, board.height)).tobytes() == board.tobytes()

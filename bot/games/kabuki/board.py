@@ -16,7 +16,7 @@ from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.kabuki.engine import STACKS
 from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
-from bot.words import plural
+from bot.i18n import DEFAULT, t, tn
 
 PICTURE_NAME = "kabuki.png"
 REVEAL_COLOUR = discord.Colour.from_rgb(230, 159, 0)
@@ -25,8 +25,12 @@ OVER_COLOUR = discord.Colour.dark_grey()
 View = Mapping[str, Any]
 
 
-def mask(card: int | None) -> str:
-    return "actor (empty)" if card is None else MASKS[card]
+def mask_name(card: int, locale: str = DEFAULT) -> str:
+    return t(locale, MASKS[card])
+
+
+def mask(card: int | None, locale: str = DEFAULT) -> str:
+    return t(locale, "actor (empty)") if card is None else mask_name(card, locale)
 
 
 def ts(ms: int, style: str = "R") -> str:
@@ -34,16 +38,26 @@ def ts(ms: int, style: str = "R") -> str:
     return f"<t:{ms // 1000}:{style}>"
 
 
+def tokens(locale: str, n: int) -> str:
+    return tn(locale, "{n} token", "{n} tokens", n)
+
+
+def cards(locale: str, n: int) -> str:
+    return tn(locale, "{n} card", "{n} cards", n)
+
+
 # -- the picture ----------------------------------------------------------------------------------
 
 
-def picture_key(view: View, *, with_reveal: bool = True) -> tuple[Any, ...]:
+def picture_key(view: View, *, with_reveal: bool = True, locale: str = DEFAULT) -> tuple[Any, ...]:
     """Exactly what the picture shows, so an unchanged picture is never uploaded again; it names
-    the game, since pictures of every game are cached together by key (``bot.board.PICTURES``)."""
+    the game, since pictures of every game are cached together by key (``bot.board.PICTURES``),
+    and the language of its words ("Stack 1", the masks' names)."""
     window = view.get("stop_window")
     current = view["current"]
     key: tuple[Any, ...] = (
         "kabuki",
+        locale,
         tuple(s["top"] for s in view["stacks"]),
         tuple(s["height"] for s in view["stacks"]),
         None if current is None else current["card"],
@@ -57,186 +71,282 @@ def picture_key(view: View, *, with_reveal: bool = True) -> tuple[Any, ...]:
 
 def render_picture(key: tuple[Any, ...]) -> bytes:
     """The board picture; while a stack is revealed, the revealed stack is drawn under it."""
-    board = board_image(*key[1:5])
-    if len(key) == 5:
+    locale = key[1]
+    board = board_image(*key[2:6], locale=locale)
+    if len(key) == 6:
         return encode(board)
-    stack, cards, matches = key[5:]
-    return encode(stacked(board, reveal_image(cards, matches, stack)))
+    stack, shown, matches = key[6:]
+    return encode(stacked(board, reveal_image(shown, matches, stack, locale=locale)))
 
 
-def picture(view: View, *, with_reveal: bool = True) -> Picture:
-    key = picture_key(view, with_reveal=with_reveal)
+def picture(view: View, *, with_reveal: bool = True, locale: str = DEFAULT) -> Picture:
+    key = picture_key(view, with_reveal=with_reveal, locale=locale)
     return Picture(key=key, render=lambda: render_picture(key), filename=PICTURE_NAME)
 
 
 # -- text -----------------------------------------------------------------------------------------
 
 
-def event_line(event: Mapping[str, Any] | None, names: Sequence[str]) -> str | None:
+def event_line(event: Mapping[str, Any] | None, names: Sequence[str], locale: str = DEFAULT) -> str | None:
     """The last notable public event in words (the view already dropped any buried card)."""
     if event is None:
         return None
     kind, d = event["kind"], event["data"]
     if kind == "round_start":
-        return f"🎬 Round {d['round']} begins: {plural(d['tokens'], 'token')} each; **{names[d['first']]}** starts."
+        return tn(
+            locale,
+            "🎬 Round {round} begins: {n} token each; **{name}** starts.",
+            "🎬 Round {round} begins: {n} tokens each; **{name}** starts.",
+            d["tokens"],
+            round=d["round"],
+            name=names[d["first"]],
+        )
     if kind == "placed":
-        where = f"the **{MASKS[d['card']]}** on stack {d['stack'] + 1}"
-        last = " It was the last card of the deck." if d["last"] else ""
+        fields = {"name": names[d["seat"]], "mask": mask_name(d["card"], locale), "stack": d["stack"] + 1}
         if d["auto"]:
-            return f"⏰ **{names[d['seat']]}** ran out of time: the bot put {where} for them.{last}"
-        return f"**{names[d['seat']]}** put {where}.{last}"
+            line = t(
+                locale,
+                "⏰ **{name}** ran out of time: the bot put the **{mask}** on stack {stack} for them.",
+                **fields,
+            )
+        else:
+            line = t(locale, "**{name}** put the **{mask}** on stack {stack}.", **fields)
+        if d["last"]:
+            line += " " + t(locale, "It was the last card of the deck.")
+        return line
     if kind == "race_open":
-        return f"✋ Someone pressed **Stop!** on stack {d['stack'] + 1}."
+        return t(locale, "✋ Someone pressed **Stop!** on stack {stack}.", stack=d["stack"] + 1)
     if kind == "challenge":
         who, placer = names[d["challenger"]], names[d["placer"]]
         if d["k"]:
-            return (
-                f"🎭 **{who}** caught **{placer}** on stack {d['stack'] + 1}: "
-                f"{plural(d['k'], 'matching mask')} below the top, "
-                f"{plural(d['moved'], 'token')} to {who}."
+            return t(
+                locale,
+                "🎭 **{challenger}** caught **{placer}** on stack {stack}: {masks} below the top, {tokens} to {challenger}.",
+                challenger=who,
+                placer=placer,
+                stack=d["stack"] + 1,
+                masks=tn(locale, "{n} matching mask", "{n} matching masks", d["k"]),
+                tokens=tokens(locale, d["moved"]),
             )
-        return (
-            f"🎭 **{who}** challenged **{placer}** on stack {d['stack'] + 1}: no match, "
-            f"{who} returns 1 token to the box."
+        return t(
+            locale,
+            "🎭 **{challenger}** challenged **{placer}** on stack {stack}: no match, {challenger} returns 1 token to the box.",
+            challenger=who,
+            placer=placer,
+            stack=d["stack"] + 1,
         )
     if kind == "round_end":
-        how = "ran out of tokens" if d["reason"] == "zero_tokens" else "placed the last card"
-        return f"🏁 Round {d['round']} is over: **{names[d['ended_by']]}** {how}."
+        fields = {"round": d["round"], "name": names[d["ended_by"]]}
+        if d["reason"] == "zero_tokens":
+            return t(locale, "🏁 Round {round} is over: **{name}** ran out of tokens.", **fields)
+        return t(locale, "🏁 Round {round} is over: **{name}** placed the last card.", **fields)
     if kind == "game_over":
-        return "🏆 The game is over."
+        return t(locale, "🏆 The game is over.")
     return None
 
 
-def status_line(view: View, names: Sequence[str], live: bool = True) -> str:
+def _turn_line(view: View, names: Sequence[str], locale: str) -> str:
+    current = view["current"]
+    fields = {
+        "name": names[current["seat"]],
+        "mask": mask_name(current["card"], locale),
+        "opens": ts(view["place_opens"]) if view["place_opens"] is not None else "",
+        "deadline": ts(view["turn_deadline"]) if view["turn_deadline"] is not None else "",
+    }
+    # Said only while it lies ahead ("in 3 seconds"); the board is redrawn when it passes.
+    if view["place_opens"] is not None:
+        if view["turn_deadline"] is not None:
+            return t(
+                locale,
+                "▶️ **{name}** can place the **{mask}** on a stack {opens}; the bot places it for them {deadline}.",
+                **fields,
+            )
+        return t(locale, "▶️ **{name}** can place the **{mask}** on a stack {opens}.", **fields)
+    if view["turn_deadline"] is not None:
+        return t(
+            locale,
+            "▶️ **{name}** places the **{mask}** on a stack; the bot places it for them {deadline}.",
+            **fields,
+        )
+    return t(locale, "▶️ **{name}** places the **{mask}** on a stack.", **fields)
+
+
+def status_line(view: View, names: Sequence[str], locale: str = DEFAULT, live: bool = True) -> str:
     """What is happening now and what may be pressed; ``live=False`` (a replay) only what is
     happening, with no clock."""
     if view["phase"] == "over":
         winners = view["winners"] or []
-        return f"🏆 Game over. Winner{'s' if len(winners) > 1 else ''}: " + ", ".join(
-            f"**{names[s]}**" for s in winners
+        shown = ", ".join(f"**{names[s]}**" for s in winners)
+        return tn(
+            locale,
+            "🏆 Game over. Winner: {winners}",
+            "🏆 Game over. Winners: {winners}",
+            len(winners),
+            winners=shown,
         )
     reveal = view["reveal"]
     if reveal is not None:
-        nxt = "the next round starts" if view["phase"] == "between" else "play resumes"
+        stack = reveal["stack"] + 1
         if not live:
-            return f"🎭 Stack {reveal['stack'] + 1} is shown to everyone; then {nxt}."
-        return f"🎭 Stack {reveal['stack'] + 1} is shown to everyone; {nxt} {ts(reveal['until'])}."
+            if view["phase"] == "between":
+                return t(
+                    locale, "🎭 Stack {stack} is shown to everyone; then the next round starts.", stack=stack
+                )
+            return t(locale, "🎭 Stack {stack} is shown to everyone; then play resumes.", stack=stack)
+        fields = {"stack": stack, "when": ts(reveal["until"])}
+        if view["phase"] == "between":
+            return t(locale, "🎭 Stack {stack} is shown to everyone; the next round starts {when}.", **fields)
+        return t(locale, "🎭 Stack {stack} is shown to everyone; play resumes {when}.", **fields)
     if not live:
-        return _replay_status(view, names)
+        return _replay_status(view, names, locale)
     if view["race"] is not None:
-        return "✋ **Stop!** was pressed: other presses still count for a moment; the earliest wins."
-    window = view["stop_window"]
-    current = view["current"]
-    lines = []
-    if current is not None:
-        who = names[current["seat"]]
-        card = f"the **{MASKS[current['card']]}** on a stack"
-        if view["place_opens"] is not None:
-            # Said only while it lies ahead ("in 3 seconds"); the board is redrawn when it passes.
-            line = f"▶️ **{who}** can place {card} {ts(view['place_opens'])}"
-        else:
-            line = f"▶️ **{who}** places {card}"
-        if view["turn_deadline"] is not None:
-            line += f"; the bot places it for them {ts(view['turn_deadline'])}"
-        lines.append(line + ".")
-    if window is not None:
-        until = "until the next card is placed"
-        if window["closes_at"] is not None:
-            until = f"until {ts(window['closes_at'])}, then the round ends"
-        lines.append(
-            f"✋ Think **{names[window['placer']]}** covered the same mask on stack "
-            f"{window['stack'] + 1}? Press **Stop!** {until}."
+        return t(
+            locale, "✋ **Stop!** was pressed: other presses still count for a moment; the earliest wins."
         )
+    window = view["stop_window"]
+    lines = []
+    if view["current"] is not None:
+        lines.append(_turn_line(view, names, locale))
+    if window is not None:
+        fields = {"placer": names[window["placer"]], "stack": window["stack"] + 1}
+        if window["closes_at"] is not None:
+            lines.append(
+                t(
+                    locale,
+                    "✋ Think **{placer}** covered the same mask on stack {stack}? Press **Stop!** until {when}, then the round ends.",
+                    when=ts(window["closes_at"]),
+                    **fields,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    locale,
+                    "✋ Think **{placer}** covered the same mask on stack {stack}? Press **Stop!** until the next card is placed.",
+                    **fields,
+                )
+            )
     return "\n".join(lines) or "…"
 
 
-def _replay_status(view: View, names: Sequence[str]) -> str:
+def _replay_status(view: View, names: Sequence[str], locale: str) -> str:
     lines = []
     if view["race"] is not None:
-        lines.append("✋ **Stop!** was called; the earliest call wins.")
+        lines.append(t(locale, "✋ **Stop!** was called; the earliest call wins."))
     current = view["current"]
     if current is not None:
-        lines.append(f"▶️ **{names[current['seat']]}** places the **{MASKS[current['card']]}** next.")
+        lines.append(
+            t(
+                locale,
+                "▶️ **{name}** places the **{mask}** next.",
+                name=names[current["seat"]],
+                mask=mask_name(current["card"], locale),
+            )
+        )
     window = view["stop_window"]
     if window is not None and view["race"] is None:
-        then = ", the last chance before the round ends" if window["closes_at"] is not None else ""
-        lines.append(
-            f"✋ **Stop!** is open on stack {window['stack'] + 1}{then}: did "
-            f"**{names[window['placer']]}** cover the same mask?"
-        )
+        fields = {"stack": window["stack"] + 1, "placer": names[window["placer"]]}
+        if window["closes_at"] is not None:
+            lines.append(
+                t(
+                    locale,
+                    "✋ **Stop!** is open on stack {stack}, the last chance before the round ends: did **{placer}** cover the same mask?",
+                    **fields,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    locale,
+                    "✋ **Stop!** is open on stack {stack}: did **{placer}** cover the same mask?",
+                    **fields,
+                )
+            )
     return "\n".join(lines) or "…"
 
 
-def stacks_text(view: View) -> str:
+def stacks_text(view: View, locale: str = DEFAULT) -> str:
     lines = []
     window = view["stop_window"]
     for s, stack in enumerate(view["stacks"]):
-        mark = " ← last placed" if window is not None and window["stack"] == s else ""
-        lines.append(f"**{s + 1}.** {mask(stack['top'])} · {plural(stack['height'], 'card')}{mark}")
+        line = f"**{s + 1}.** {mask(stack['top'], locale)} · {cards(locale, stack['height'])}"
+        if window is not None and window["stack"] == s:
+            line += " " + t(locale, "← last placed")
+        lines.append(line)
     return "\n".join(lines)
 
 
-def players_text(view: View, names: Sequence[str]) -> str:
+def players_text(view: View, names: Sequence[str], locale: str = DEFAULT) -> str:
     current = view["current"]
     active = current["seat"] if current is not None else None
     lines = []
     for seat, name in enumerate(names):
         marker = "▶️" if seat == active else "▫️"
-        lines.append(
-            f"{marker} **{name}** — {plural(view['tokens'][seat], 'token')} · {plural(view['totals'][seat], 'VP', 'VP')}"
-        )
+        vp = tn(locale, "{n} VP", "{n} VP", view["totals"][seat])
+        lines.append(f"{marker} **{name}** — {tokens(locale, view['tokens'][seat])} · {vp}")
     return "\n".join(lines)
 
 
-def reveal_text(reveal: Mapping[str, Any], names: Sequence[str]) -> str:
-    cards = reveal["cards"]
+def reveal_text(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
+    shown_cards = reveal["cards"]
     matches = set(reveal["matches"])
     shown = []
-    for i, card in enumerate(cards):
-        text = MASKS[card]
-        if i == len(cards) - 1:
-            text = f"**{text}** (top)"
+    for i, card in enumerate(shown_cards):
+        text = mask_name(card, locale)
+        if i == len(shown_cards) - 1:
+            text = t(locale, "**{mask}** (top)", mask=text)
         elif i in matches:
             text = f"**{text}** ✔"
         shown.append(text)
     k = reveal["k"]
     who, placer = names[reveal["challenger"]], names[reveal["placer"]]
     if k:
-        verdict = (
-            f"{plural(k, 'match', 'matches')} below the top: "
-            f"{placer} gives {who} {plural(reveal['moved'], 'token')}."
+        verdict = t(
+            locale,
+            "{matches} below the top: {placer} gives {challenger} {tokens}.",
+            matches=tn(locale, "{n} match", "{n} matches", k),
+            placer=placer,
+            challenger=who,
+            tokens=tokens(locale, reveal["moved"]),
         )
     else:
-        verdict = f"No match: {who} returns 1 token to the box."
-    return "Bottom → top: " + " · ".join(shown) + "\n" + verdict
+        verdict = t(locale, "No match: {challenger} returns 1 token to the box.", challenger=who)
+    return t(locale, "Bottom → top: {cards}", cards=" · ".join(shown)) + "\n" + verdict
 
 
-def rounds_text(view: View, names: Sequence[str]) -> str | None:
+def rounds_text(view: View, names: Sequence[str], locale: str = DEFAULT) -> str | None:
     results = view["round_results"]
     if not results:
         return None
     lines = []
     for r in results:
-        how = "out of tokens" if r["reason"] == "zero_tokens" else "deck out"
-        scored = ", ".join(f"{names[s]} {t}" for s, t in enumerate(r["tokens"]))
-        lines.append(f"Round {r['round']} ({how}, ended by {names[r['ended_by']]}): {scored}")
+        fields = {
+            "round": r["round"],
+            "name": names[r["ended_by"]],
+            "scores": ", ".join(f"{names[s]} {n}" for s, n in enumerate(r["tokens"])),
+        }
+        if r["reason"] == "zero_tokens":
+            lines.append(t(locale, "Round {round} (out of tokens, ended by {name}): {scores}", **fields))
+        else:
+            lines.append(t(locale, "Round {round} (deck out, ended by {name}): {scores}", **fields))
     return "\n".join(lines)
 
 
 # -- the whole board ------------------------------------------------------------------------------
 
 
-def buttons(channel_id: int, view: View) -> list[discord.ui.Item[Any]]:
+def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.ui.Item[Any]]:
     """Four stack buttons and Stop!. Everyone sees the same buttons: the engine decides who may
     press them, and the public turn counter in each custom_id spots a press on an old board."""
     turn = view["turn"]
     can_place = view["current"] is not None and view["placing_blocked"] is None
+    actor = t(locale, "actor")
     items: list[discord.ui.Item[Any]] = [
         GameButton(
             channel_id,
             "place",
             f"{s}-{turn}",
-            label=f"{s + 1} · {mask(stack['top']) if stack['top'] is not None else 'actor'}",
+            label=f"{s + 1} · {actor if stack['top'] is None else mask_name(stack['top'], locale)}",
             style=discord.ButtonStyle.primary,
             disabled=not can_place,
             row=0,
@@ -249,7 +359,7 @@ def buttons(channel_id: int, view: View) -> list[discord.ui.Item[Any]]:
             channel_id,
             "stop",
             turn,
-            label="Stop!",
+            label=t(locale, "Stop!"),
             emoji="✋",
             style=discord.ButtonStyle.danger,
             disabled=window is None,
@@ -260,35 +370,46 @@ def buttons(channel_id: int, view: View) -> list[discord.ui.Item[Any]]:
 
 
 def render(
-    view: View, names: Sequence[str], channel_id: int, *, final: bool = False, live: bool = True
+    view: View,
+    names: Sequence[str],
+    channel_id: int,
+    *,
+    final: bool = False,
+    live: bool = True,
+    locale: str = DEFAULT,
 ) -> Board:
-    """The board for a public view. ``final`` drops the reveal (a finished game's board stays in
-    the channel for good, and must not keep buried cards) and the buttons. ``live=False`` is a
-    replay's board: what was happening, with no clock and no call to press anything."""
+    """The board for a public view, in ``locale`` (the game's public language). ``final`` drops
+    the reveal (a finished game's board stays in the channel for good, and must not keep buried
+    cards) and the buttons. ``live=False`` is a replay's board: what was happening, with no clock
+    and no call to press anything."""
     reveal = None if final else view["reveal"]
     colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else GAME_COLOUR)
-    title = f"Kabuki — round {view['round']} of {view['rounds']}"
+    title = t(locale, "Kabuki — round {round} of {rounds}", round=view["round"], rounds=view["rounds"])
     if final:
-        title = "Kabuki — final scores"
-    embed = discord.Embed(title=title, description=status_line(view, names, live), colour=colour)
+        title = t(locale, "Kabuki — final scores")
+    embed = discord.Embed(title=title, description=status_line(view, names, locale, live), colour=colour)
     if reveal is not None:
         embed.add_field(
-            name=f"🎭 Stack {reveal['stack'] + 1} revealed", value=reveal_text(reveal, names), inline=False
+            name=t(locale, "🎭 Stack {stack} revealed", stack=reveal["stack"] + 1),
+            value=reveal_text(reveal, names, locale),
+            inline=False,
         )
-    embed.add_field(name="Stacks (top mask)", value=stacks_text(view), inline=True)
-    embed.add_field(name="Players", value=players_text(view, names), inline=False)
-    last = event_line(view["last_event"], names)
+    embed.add_field(name=t(locale, "Stacks (top mask)"), value=stacks_text(view, locale), inline=True)
+    embed.add_field(name=t(locale, "Players"), value=players_text(view, names, locale), inline=False)
+    last = event_line(view["last_event"], names, locale)
     if last is not None and not final:
-        embed.add_field(name="Last event", value=last, inline=False)
-    rounds = rounds_text(view, names)
+        embed.add_field(name=t(locale, "Last event"), value=last, inline=False)
+    rounds = rounds_text(view, names, locale)
     if rounds is not None:
-        embed.add_field(name="Rounds", value=rounds, inline=False)
-    embed.set_footer(
-        text=f"Deck: {plural(view['deck_left'], 'card')} left · Box: {plural(view['box'], 'token')}"
-        + (" · Remember what lies beneath!" if live else "")
-    )
-    items = [] if final else buttons(channel_id, view)
-    return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final))
+        embed.add_field(name=t(locale, "Rounds"), value=rounds, inline=False)
+    counts = {"cards": cards(locale, view["deck_left"]), "tokens": tokens(locale, view["box"])}
+    if live:
+        footer = t(locale, "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!", **counts)
+    else:
+        footer = t(locale, "Deck: {cards} left · Box: {tokens}", **counts)
+    embed.set_footer(text=footer)
+    items = [] if final else buttons(channel_id, view, locale)
+    return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final, locale=locale))
 
 
 __all__ = ["PICTURE_NAME", "STACKS", "event_line", "picture_key", "render", "render_picture"]

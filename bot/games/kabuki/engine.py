@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
-from bot.engine.protocol import Dice, Event, GameEngine, IllegalAction, Result
+from bot.engine.protocol import N_, Dice, Event, GameEngine, IllegalAction, Result
 from bot.engine.race import Entry, Race
 
 MASK_KINDS = 10
@@ -116,7 +116,7 @@ class KabukiEngine(GameEngine):
     def apply(self, seat: int, action: Mapping[str, Any], now: int) -> list[Event]:
         """Judge the action against the state as it is: call ``advance(clock)`` first to fire timers."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("You are not playing in this game.")
+            raise IllegalAction(N_("You are not playing in this game."))
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "place":
             self._check_place(seat, action, now)
@@ -127,7 +127,7 @@ class KabukiEngine(GameEngine):
             self.clock = max(self.clock, now)
             self._press_stop(seat, now)
         else:
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction(N_("Unknown action."))
         return self._flush()
 
     def advance(self, now: int) -> list[Event]:
@@ -273,63 +273,66 @@ class KabukiEngine(GameEngine):
     def _block_reason(self) -> str | None:
         """Why nobody can place right now (time aside), or None."""
         if self.phase == OVER:
-            return "The game is over."
+            return N_("The game is over.")
         if self.phase == BETWEEN:
-            return "The round is over."
+            return N_("The round is over.")
         if self.race is not None:
-            return "Someone pressed Stop! Wait for the challenge to be resolved."
+            return N_("Someone pressed Stop! Wait for the challenge to be resolved.")
         if self.reveal is not None:
-            return "A challenged stack is being shown; play resumes when it is hidden."
+            return N_("A challenged stack is being shown; play resumes when it is hidden.")
         if self.pos >= DECK_SIZE:
-            return "The deck is empty; the round ends when the last Stop window closes."
+            return N_("The deck is empty; the round ends when the last Stop window closes.")
         return None
 
-    def _placing_blocked(self, seat: int, now: int) -> str | None:
+    def _placing_blocked(self, seat: int, now: int) -> IllegalAction | None:
+        """Why ``seat`` may not place now (a refusal to raise), or None."""
         reason = self._block_reason()
         if reason is not None:
-            return reason
+            return IllegalAction(reason)
         if seat != self.active:
-            return "It is not your turn."
+            return IllegalAction(N_("It is not your turn."))
         if now < self.place_from:
             tenths = -(-(self.place_from - now) // 100)  # rounded up, so never "wait 0.0 s"
-            return f"Wait {tenths / 10:.1f} s: the others still get a chance to press Stop."
+            return IllegalAction(
+                N_("Wait {seconds} s: the others still get a chance to press Stop."), seconds=tenths / 10
+            )
         return None
 
     def _check_place(self, seat: int, action: Mapping[str, Any], now: int) -> None:
         if "turn" in action and action["turn"] != self.turn:
-            raise IllegalAction("That card was already placed.")
+            raise IllegalAction(N_("That card was already placed."))
         stack = action.get("stack")
         if isinstance(stack, bool) or not isinstance(stack, int) or not 0 <= stack < STACKS:
-            raise IllegalAction(f"Choose a stack from 1 to {STACKS}.")
-        reason = self._placing_blocked(seat, now)
-        if reason is not None:
-            raise IllegalAction(reason)
+            raise IllegalAction(N_("Choose a stack from 1 to {count}."), count=STACKS)
+        refusal = self._placing_blocked(seat, now)
+        if refusal is not None:
+            raise refusal
 
     def _stop_refusal(self, seat: int, now: int) -> str | None:
         if self.phase == OVER:
-            return "The game is over."
+            return N_("The game is over.")
         window = self.window
         if window is None:
             if self.turn and self.challenged_turn == self.turn:
-                return "This card was already challenged."
+                return N_("This card was already challenged.")
             if self.phase == BETWEEN:
-                return "The round is over."
-            return "No card has been placed yet."
+                return N_("The round is over.")
+            return N_("No card has been placed yet.")
         if seat == window["placer"]:
-            return "You placed this card; you cannot stop yourself."
+            return N_("You placed this card; you cannot stop yourself.")
         if self.race is not None and self.race.has(seat):
-            return "You already pressed Stop."
+            return N_("You already pressed Stop.")
         if now < window["at"]:
-            return "Too late: the next card was already placed."
+            return N_("Too late: the next card was already placed.")
         if self.race is not None and now >= self.race.closes_at:
-            return "Too late: someone else pressed Stop first."
+            return N_("Too late: someone else pressed Stop first.")
         if window["closes_at"] is not None and now >= window["closes_at"]:
-            return "Too late: the Stop window for the last card has closed."
+            return N_("Too late: the Stop window for the last card has closed.")
         return None
 
     def _check_stop(self, seat: int, action: Mapping[str, Any], now: int) -> None:
         if "turn" in action and action["turn"] != self.turn:
-            raise IllegalAction("Too late: that card is no longer the last one placed.")
+            raise IllegalAction(N_("Too late: that card is no longer the last one placed."))
         reason = self._stop_refusal(seat, now)
         if reason is not None:
             raise IllegalAction(reason)

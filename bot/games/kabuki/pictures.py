@@ -18,9 +18,21 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot import fonts
 from bot.games.kabuki.engine import STACKS
-from bot.words import plural
+from bot.i18n import DEFAULT, N_, t, tn
 
-MASKS: tuple[str, ...] = ("Sun", "Moon", "Fox", "Oni", "Cat", "Owl", "Ghost", "Tiger", "Crane", "Dragon")
+# The masks' English names: message ids, shown in the picture's and the board's language.
+MASKS: tuple[str, ...] = (
+    N_("Sun"),
+    N_("Moon"),
+    N_("Fox"),
+    N_("Oni"),
+    N_("Cat"),
+    N_("Owl"),
+    N_("Ghost"),
+    N_("Tiger"),
+    N_("Crane"),
+    N_("Dragon"),
+)
 
 CARD_W, CARD_H = 120, 168
 SS = 2  # supersampling factor for the card art
@@ -47,6 +59,14 @@ COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
 
 def _font(size: int) -> ImageFont.FreeTypeFont:
     return fonts.font(size)
+
+
+def _fitting(text: str, size: int, width: float) -> ImageFont.FreeTypeFont:
+    """The font at ``size``, or smaller until ``text`` fits in ``width``: a card's name is
+    longer in some languages ("Schauspieler")."""
+    while size > 8 and _font(size).getlength(text) > width:
+        size -= 1
+    return _font(size)
 
 
 # -- silhouettes: each draws the shape's filled mask (255 inside) in a box of size w x h ---------
@@ -235,8 +255,9 @@ def _face(d: ImageDraw.ImageDraw, mask: int, x0: int, y0: int, w: int, h: int) -
 
 
 @cache
-def mask_card(mask: int, scale: float = 1.0) -> Image.Image:
-    """The card for one mask (RGB), ``scale`` times the board size. Cached: treat it as read-only."""
+def mask_card(mask: int, scale: float = 1.0, locale: str = DEFAULT) -> Image.Image:
+    """The card for one mask (RGB), ``scale`` times the board size, its name in ``locale``.
+    Cached: treat it as read-only."""
     if not 0 <= mask < len(MASKS):
         raise ValueError(f"no mask {mask}")
     w, h = CARD_W * SS, CARD_H * SS
@@ -256,15 +277,15 @@ def mask_card(mask: int, scale: float = 1.0) -> Image.Image:
     rim.paste(inner, (5 * SS, 5 * SS))
     card.paste(paint, (x0, y0), rim)
     _face(d, mask, x0, y0, aw, ah)
-    name = MASKS[mask]
-    d.text((w / 2, h * 0.86), name, font=_font(int(22 * SS)), fill=INK, anchor="mm")
+    name = t(locale, MASKS[mask])
+    d.text((w / 2, h * 0.86), name, font=_fitting(name, int(22 * SS), w * 0.9), fill=INK, anchor="mm")
     d.rounded_rectangle([1, 1, w - 2, h - 2], radius=8 * SS, outline=INK, width=3 * SS)
     size = (round(CARD_W * scale), round(CARD_H * scale))
     return card.resize(size, Image.Resampling.LANCZOS)
 
 
 @cache
-def actor_card(scale: float = 1.0) -> Image.Image:
+def actor_card(scale: float = 1.0, locale: str = DEFAULT) -> Image.Image:
     """An empty stack: the bare actor."""
     w, h = CARD_W * SS, CARD_H * SS
     card = Image.new("RGB", (w, h), (205, 200, 190))
@@ -272,7 +293,8 @@ def actor_card(scale: float = 1.0) -> Image.Image:
     grey = (120, 115, 110)
     d.ellipse([w * 0.34, h * 0.12, w * 0.66, h * 0.35], fill=grey)
     d.pieslice([w * 0.16, h * 0.38, w * 0.84, h * 0.98], 180, 360, fill=grey)
-    d.text((w / 2, h * 0.80), "actor", font=_font(int(20 * SS)), fill=INK, anchor="mm")
+    name = t(locale, "actor")
+    d.text((w / 2, h * 0.80), name, font=_fitting(name, int(20 * SS), w * 0.9), fill=INK, anchor="mm")
     d.rounded_rectangle([1, 1, w - 2, h - 2], radius=8 * SS, outline=grey, width=3 * SS)
     size = (round(CARD_W * scale), round(CARD_H * scale))
     return card.resize(size, Image.Resampling.LANCZOS)
@@ -335,8 +357,8 @@ def _table(width: int, height: int) -> Image.Image:
 
 
 @cache
-def _card(mask: int | None, scale: float = 1.0) -> Image.Image:
-    return _indexed(actor_card(scale) if mask is None else mask_card(mask, scale))
+def _card(mask: int | None, scale: float = 1.0, locale: str = DEFAULT) -> Image.Image:
+    return _indexed(actor_card(scale, locale) if mask is None else mask_card(mask, scale, locale))
 
 
 @lru_cache(maxsize=256)
@@ -350,26 +372,33 @@ def _label(
     return _indexed(strip)
 
 
-@lru_cache(maxsize=STACKS * 2)
-def _stack_head(stack: int, last: bool) -> Image.Image:
+@lru_cache(maxsize=STACKS * 2 * 4)  # four languages' worth
+def _stack_head(stack: int, last: bool, locale: str = DEFAULT) -> Image.Image:
     """The heading "Stack N" over a stack, with "last" in its corner when its top card can be
     challenged."""
     strip = Image.new("RGB", (CARD_W, LABEL_H), TABLE)
     d = ImageDraw.Draw(strip)
-    d.text((CARD_W / 2, LABEL_H / 2), f"Stack {stack + 1}", font=_font(15), fill=TABLE_TEXT, anchor="mm")
+    head = t(locale, "Stack {stack}", stack=stack + 1)
+    d.text((CARD_W / 2, LABEL_H / 2), head, font=_font(15), fill=TABLE_TEXT, anchor="mm")
     if last:
-        d.text((CARD_W - 4, LABEL_H / 2), "last", font=_font(12), fill=MARK, anchor="rm")
+        d.text((CARD_W - 4, LABEL_H / 2), t(locale, "last"), font=_font(12), fill=MARK, anchor="rm")
     return _indexed(strip)
 
 
 @cache
-def _empty_board() -> Image.Image:
+def _empty_board(locale: str = DEFAULT) -> Image.Image:
     """The table with what never changes: the line before the card on show, and its title."""
     strip = Image.new("RGB", (BOARD_W, BOARD_H), TABLE)
     d = ImageDraw.Draw(strip)
     x = BOARD_W - MARGIN - CARD_W
     d.line([x - GAP * 1.5, MARGIN, x - GAP * 1.5, BOARD_H - MARGIN], fill=TABLE_TEXT, width=2)
-    d.text((x + CARD_W / 2, MARGIN + LABEL_H / 2), "On show", font=_font(15), fill=TABLE_TEXT, anchor="mm")
+    d.text(
+        (x + CARD_W / 2, MARGIN + LABEL_H / 2),
+        t(locale, "On show"),
+        font=_font(15),
+        fill=TABLE_TEXT,
+        anchor="mm",
+    )
     return _indexed(strip)
 
 
@@ -391,31 +420,38 @@ def encode(image: Image.Image) -> bytes:
 
 
 def board_image(
-    tops: tuple[int | None, ...], heights: tuple[int, ...], current: int | None, last_stack: int | None = None
+    tops: tuple[int | None, ...],
+    heights: tuple[int, ...],
+    current: int | None,
+    last_stack: int | None = None,
+    *,
+    locale: str = DEFAULT,
 ) -> Image.Image:
     """The four stack tops (with heights) and the card on show; ``last_stack`` gets a frame
     because its top card is the one that can be challenged."""
     if len(tops) != STACKS or len(heights) != STACKS:
         raise ValueError(f"need {STACKS} stacks")
-    img = _empty_board().copy()
+    img = _empty_board(locale).copy()
     d = ImageDraw.Draw(img)
     y = MARGIN + LABEL_H
     for s in range(STACKS):
         x = MARGIN + s * (CARD_W + GAP)
-        img.paste(_stack_head(s, last_stack == s), (x, MARGIN))
-        img.paste(_card(tops[s]), (x, y))
+        img.paste(_stack_head(s, last_stack == s, locale), (x, MARGIN))
+        img.paste(_card(tops[s], locale=locale), (x, y))
         n = heights[s]
-        label = "empty" if n == 0 else plural(n, "card")
+        label = t(locale, "empty") if n == 0 else tn(locale, "{n} card", "{n} cards", n)
         img.paste(_label(label, 15, TABLE_TEXT, CARD_W, LABEL_H), (x, y + CARD_H))
         if last_stack == s:
             # A yellow frame with corner ticks: visible without relying on the colour.
             d.rectangle([x - 5, y - 5, x + CARD_W + 4, y + CARD_H + 4], outline=_index(MARK), width=4)
     x = BOARD_W - MARGIN - CARD_W
-    img.paste(_nothing_on_show() if current is None else _card(current), (x, y))
+    img.paste(_nothing_on_show() if current is None else _card(current, locale=locale), (x, y))
     return img
 
 
-def reveal_image(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> Image.Image:
+def reveal_image(
+    cards: tuple[int, ...], matches: tuple[int, ...], stack: int, *, locale: str = DEFAULT
+) -> Image.Image:
     """A challenged stack, bottom to top (left to right, row by row): the top card is framed and
     labelled TOP, every card matching it is framed and labelled SAME."""
     if not cards:
@@ -424,7 +460,13 @@ def reveal_image(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -
     gap, label = REVEAL_GAP, REVEAL_LABEL_H
     cols = min(len(cards), REVEAL_PER_ROW)
     rows = math.ceil(len(cards) / REVEAL_PER_ROW)
-    title = f"Stack {stack + 1}, bottom to top: {plural(len(matches), 'match', 'matches')}"
+    title = tn(
+        locale,
+        "Stack {stack}, bottom to top: {n} match",
+        "Stack {stack}, bottom to top: {n} matches",
+        len(matches),
+        stack=stack + 1,
+    )
     title_w = math.ceil(_font(16).getlength(title))
     width = max(MARGIN * 2 + cols * cw + (cols - 1) * gap, MARGIN * 2 + title_w)  # a short stack: the title
     img = _table(width, MARGIN * 2 + REVEAL_HEAD + rows * (ch + label + gap))
@@ -435,9 +477,9 @@ def reveal_image(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -
         r, c = divmod(i, REVEAL_PER_ROW)
         x = MARGIN + c * (cw + gap)
         y = MARGIN + REVEAL_HEAD + r * (ch + label + gap)
-        img.paste(_card(card, REVEAL_SCALE), (x, y))
+        img.paste(_card(card, REVEAL_SCALE, locale), (x, y))
         top = i == len(cards) - 1
-        text = "TOP" if top else ("SAME" if i in marked else str(i + 1))
+        text = t(locale, "TOP") if top else (t(locale, "SAME") if i in marked else str(i + 1))
         colour = MARK if top or i in marked else TABLE_TEXT
         img.paste(_label(text, 12, colour, cw, label), (x, y + ch + 2))
         if top or i in marked:
@@ -457,15 +499,22 @@ def stacked(top: Image.Image, bottom: Image.Image) -> Image.Image:
 
 
 def render_board(
-    tops: tuple[int | None, ...], heights: tuple[int, ...], current: int | None, last_stack: int | None = None
+    tops: tuple[int | None, ...],
+    heights: tuple[int, ...],
+    current: int | None,
+    last_stack: int | None = None,
+    *,
+    locale: str = DEFAULT,
 ) -> bytes:
     """PNG of ``board_image``. Not cached: the session layer never asks twice for one board."""
-    return encode(board_image(tops, heights, current, last_stack))
+    return encode(board_image(tops, heights, current, last_stack, locale=locale))
 
 
-def render_reveal(cards: tuple[int, ...], matches: tuple[int, ...], stack: int) -> bytes:
+def render_reveal(
+    cards: tuple[int, ...], matches: tuple[int, ...], stack: int, *, locale: str = DEFAULT
+) -> bytes:
     """PNG of ``reveal_image``."""
-    return encode(reveal_image(cards, matches, stack))
+    return encode(reveal_image(cards, matches, stack, locale=locale))
 
 
 def board_png(view: Mapping[str, Any]) -> bytes:

@@ -1,0 +1,36 @@
+"""Languages: message catalogues, which language a message speaks, slash commands' translations.
+The design and how to add a language: docs/architecture.md, "Languages"."""
+
+from bot.i18n.catalogues import (
+    DEFAULT,
+    N_,
+    catalogue_locale,
+    duration,
+    language_name,
+    number,
+    shipped,
+    t,
+    tn,
+    translated,
+)
+from bot.i18n.commands import CommandTranslator, command_strings, fixed
+from bot.i18n.locales import ServerLanguages, private_locale, public_locale
+
+__all__ = [
+    "DEFAULT",
+    "N_",
+    "CommandTranslator",
+    "ServerLanguages",
+    "catalogue_locale",
+    "command_strings",
+    "duration",
+    "fixed",
+    "language_name",
+    "number",
+    "private_locale",
+    "public_locale",
+    "shipped",
+    "t",
+    "tn",
+    "translated",
+]

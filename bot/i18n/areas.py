@@ -1,0 +1,43 @@
+"""Which catalogue file (area) holds which part of the code's messages.
+
+Each language's catalogue is split into one ``.po`` per area, so helpers converting different
+parts of the bot at the same time never edit one file; the loader merges a language's areas into
+one catalogue (``bot.i18n.catalogues``) and the extractor writes one template (``.pot``) per
+area (``bot.i18n.extract``). A source file belongs to the first area whose pattern matches its
+path (relative to the repository, ``fnmatch`` style); the last area takes everything else.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatch
+
+# The slash commands' names, descriptions, options and choices, read from the loaded command tree.
+COMMANDS = "commands"
+AREAS: dict[str, tuple[str, ...]] = {
+    "kabuki": ("bot/games/kabuki/*", "cogs/kabuki.py"),
+    "masks": ("bot/games/masks/*", "cogs/masks.py"),
+    "kingdom": ("bot/games/kingdom/*", "cogs/kingdom.py"),
+    "general": (
+        "cogs/general.py",
+        "cogs/standings.py",
+        "cogs/replay.py",
+        "bot/replay_board.py",
+        "bot/replays.py",
+    ),
+    # The session layer (lobby, boards' shared parts, refusals, play again) and the engine protocol.
+    "session": ("bot/*", "cogs/*"),
+}
+SOURCES = ("bot", "cogs")  # where the extractor looks for messages
+
+
+def area_of(path: str) -> str:
+    """The area of a source file, by its path relative to the repository ("cogs/kabuki.py")."""
+    for area, patterns in AREAS.items():
+        if any(fnmatch(path, pattern) for pattern in patterns):
+            return area
+    return "session"
+
+
+def areas() -> tuple[str, ...]:
+    """Every area, the slash commands' first."""
+    return (COMMANDS, *AREAS)

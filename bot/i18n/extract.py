@@ -1,0 +1,141 @@
+"""Bring the catalogues up to date with the code: ``python -m bot.i18n.extract``.
+
+One template per area (``bot/locales/<area>.pot``, the areas in ``bot/i18n/areas.py``) holds
+every message of that part of the code: what Babel's own extractor finds in ``t(locale, "…")``,
+``tn(locale, "…", "…", n)`` and ``N_("…")`` calls (an engine's refusals are ``N_``-marked ids,
+bot/engine/protocol.py) in ``bot/`` and
+``cogs/``; the ``commands`` template holds every slash command string (read from the loaded
+command tree, because the cogs' decorators hold them as plain English). Each language's
+``<area>.po`` is then updated from its template as ``pybabel update`` does: new messages come in
+untranslated, changed ones are kept as fuzzy guesses (never shown), vanished ones are kept as
+obsolete (``#~``); a language without an area's file yet gets one. Only the areas whose messages
+changed are written, so helpers converting different areas do not touch each other's files.
+``--check`` changes nothing and fails if a template is out of date (run it in CI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from bot.i18n.areas import COMMANDS, SOURCES, area_of, areas
+from bot.i18n.catalogues import DEFAULT, LOCALE_DIR, shipped
+
+ROOT = LOCALE_DIR.parent.parent
+KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
+
+
+def template_path(area: str) -> Path:
+    return LOCALE_DIR / f"{area}.pot"
+
+
+def templates() -> list[Path]:
+    return [template_path(area) for area in areas() if template_path(area).exists()]
+
+
+async def _command_strings() -> list[tuple[str, str]]:
+    from bot.client import create_bot
+    from bot.config import Config
+    from bot.i18n.commands import command_strings
+
+    config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
+    bot = create_bot(config)
+    await bot.load_cogs()
+    return await command_strings(bot.tree)
+
+
+def code_messages() -> list[tuple[str, str | tuple[str, str], str, int]]:
+    """(area, message or (singular, plural), path, line) of every marked call in bot/ and cogs/."""
+    found = []
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            for lineno, message, _comments, _context in extract_from_file("python", path, keywords=KEYWORDS):
+                found.append((area_of(relative), message, relative, lineno))
+    return found
+
+
+def _empty(locale: str | None = None) -> Catalog:
+    return Catalog(project="party-cards-bot", locale=locale, charset="utf-8", fuzzy=False)
+
+
+def fresh_templates() -> dict[str, Catalog]:
+    """Every area's catalogue of the messages the bot speaks, English only (the .pot files)."""
+    catalogs = {area: _empty() for area in areas()}
+    for area, message, path, line in code_messages():
+        catalogs[area].add(message, locations=[(path, line)])
+    for context, message in asyncio.run(_command_strings()):
+        catalogs[COMMANDS].add(message, context=context, locations=[("slash-commands", None)])
+    return catalogs
+
+
+def template() -> Catalog:
+    """Every area's messages in one catalogue (what the tests check the languages against)."""
+    merged = _empty()
+    for catalog in fresh_templates().values():
+        for message in catalog:
+            if message.id:
+                merged.add(message.id, context=message.context, locations=message.locations)
+    return merged
+
+
+def _po_text(catalog: Catalog, **options: bool) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False, sort_output=False, **options)
+    return out.getvalue()
+
+
+def _ids(catalog: Catalog) -> set[tuple[object, str | None]]:
+    return {(m.id, m.context) for m in catalog if m.id}
+
+
+def _stale(area: str, fresh: Catalog) -> bool:
+    path = template_path(area)
+    if not path.exists():
+        return bool(_ids(fresh))
+    with open(path, "rb") as f:
+        return _ids(read_po(f)) != _ids(fresh)
+
+
+def _update(area: str, fresh: Catalog) -> None:
+    template_path(area).write_bytes(_po_text(fresh, ignore_obsolete=True, include_lineno=False))
+    for code in shipped():
+        if code == DEFAULT:
+            continue
+        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po"
+        if path.exists():
+            with open(path, "rb") as f:
+                catalog = read_po(f, locale=code)
+        else:
+            catalog = _empty(code)
+        catalog.update(fresh, update_header_comment=False)
+        path.write_bytes(_po_text(catalog, include_lineno=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.i18n.extract", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; fail if a template is stale")
+    args = parser.parse_args(argv)
+    fresh = fresh_templates()
+    stale = [area for area, catalog in fresh.items() if _stale(area, catalog)]
+    if args.check or not stale:  # nothing new: the files (and their dates) stay as they are
+        if stale:
+            print(f"out of date ({', '.join(stale)}): run python -m bot.i18n.extract")
+        else:
+            print("the catalogues are up to date")
+        return int(bool(stale) and args.check)
+    for area in stale:
+        _update(area, fresh[area])
+    print(f"updated the area(s) {', '.join(stale)} in bot/locales ({len(shipped()) - 1} language(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

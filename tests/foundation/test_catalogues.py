@@ -1,0 +1,216 @@
+"""The message catalogues: complete in every language, up to date with the code, within
+Discord's limits; plurals by each language's own rules; the pseudo-locale test tool."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import discord
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from bot.client import create_bot
+from bot.config import Config
+from bot.i18n import DEFAULT, shipped, t, tn
+from bot.i18n.areas import area_of, areas
+from bot.i18n.catalogues import LOCALE_DIR, install, po_files, uninstall
+from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
+from bot.i18n.extract import main, template, templates
+from bot.i18n.pseudo import PSEUDO, install_pseudo, pseudo_text, uninstall_pseudo, untranslated
+
+LANGUAGES = [code for code in shipped() if code != DEFAULT]
+FIELD = re.compile(r"\{\w+\}")
+# Discord's rule for command and option names: ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$,
+# lowercase wherever a letter has a lowercase form.
+NAME_CHARS = re.compile(r"^[-_'\w]{1,32}$")
+
+
+def read_area(code: str, area: str) -> Catalog:
+    with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po", "rb") as f:
+        return read_po(f, locale=code)
+
+
+def read(code: str) -> Catalog:
+    """A language's areas in one catalogue, as the bot merges them."""
+    merged = Catalog(locale=code)
+    for path in po_files(code):
+        for message in read_area(code, path.stem):
+            if message.id:
+                merged[message.id] = message  # keeps context, string and flags
+    return merged
+
+
+@pytest.fixture(scope="module")
+def everything() -> Catalog:
+    return template()
+
+
+async def loaded_bot():
+    config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
+    bot = create_bot(config)
+    await bot.load_cogs()
+    return bot
+
+
+def test_english_german_and_french_are_shipped():
+    assert shipped() == ("en", "de", "fr")
+
+
+def test_the_template_lists_every_message_of_the_code_and_the_slash_commands():
+    # A message added to the code, or a slash command string added to a cog, without running
+    # python -m bot.i18n.extract fails here (and in CI, which runs the same check).
+    assert main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_message_is_translated_in_every_catalogue(code, everything):
+    catalogue = {(m.id, m.context): m for m in read(code) if m.id}
+    for message in everything:
+        if not message.id:
+            continue
+        where = f"{code}: {message.context or ''} {message.id!r}"
+        found = catalogue.get((message.id, message.context))
+        assert found is not None, f"missing in {where}"
+        assert not found.fuzzy, f"only a fuzzy guess in {where}"
+        strings = found.string if isinstance(found.string, tuple) else (found.string,)
+        assert all(strings), f"untranslated in {where}"
+        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        for form in strings:
+            # A translation fills in the same fields, or t() would leave {field} on the screen.
+            assert set(FIELD.findall(form)) == set(FIELD.findall(english[-1])), where
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_translated_command_names_and_descriptions_fit_discord(code):
+    for message in read(code):
+        if not message.id or message.context is None:
+            continue
+        text = message.string
+        if message.context == NAME_CONTEXT:
+            assert NAME_CHARS.match(text) and text == text.lower(), f"{code}: bad name {text!r}"
+        else:
+            assert 1 <= len(text) <= 100, f"{code}: {len(text)} characters: {text!r}"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_slash_commands_named_in_a_translation_are_that_languages_names(code):
+    # "/forget-me" in German text must be the name German members see: /vergiss-mich.
+    names = {m.string for m in read(code) if m.context == NAME_CONTEXT}
+    for message in read(code):
+        if message.context is None and message.id:
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            for name in re.findall(r"(?<![\w/:<])/([^\s`/]+)", "\n".join(forms)):
+                assert name in names, f"{code}: /{name} is no {code} command name"
+
+
+async def test_the_synced_commands_carry_german_and_french_names_and_descriptions():
+    bot = await loaded_bot()
+    assert isinstance(bot.tree.translator, CommandTranslator)
+    payloads = [
+        await c.get_translated_payload(bot.tree, bot.tree.translator) for c in bot.tree._get_all_commands()
+    ]
+    assert len(payloads) >= 15
+
+    def check(item: dict, path: str) -> None:
+        for field in ("name_localizations", "description_localizations"):
+            if field == "description_localizations" and "description" not in item:
+                continue
+            assert set(item.get(field) or {}) == {"de", "fr"}, f"{path}: {field}"
+        for choice in item.get("choices", []):
+            if choice["name"] not in ("English", "Deutsch", "Français"):  # each language's own name
+                assert set(choice["name_localizations"]) == {"de", "fr"}, f"{path} choice {choice['name']}"
+        for option in item.get("options", []):
+            check(option, f"{path} {option['name']}")
+
+    for payload in payloads:
+        check(payload, "/" + payload["name"])
+    by_name = {p["name"]: p for p in payloads}
+    assert by_name["forget-me"]["name_localizations"] == {"de": "vergiss-mich", "fr": "oublie-moi"}
+    assert (
+        by_name["leaderboard"]["description_localizations"]["fr"]
+        == "Le classement de ce serveur pour un jeu."
+    )
+    for language in ("es-ES", "en-GB", "ja"):  # no catalogue: Discord shows the English
+        assert language not in by_name["help"]["name_localizations"]
+
+
+def test_a_discord_locale_falls_back_to_its_language_then_to_english():
+    assert t("de", "Your data") == "Deine Daten"
+    assert t(discord.Locale.french, "Your data") == "Vos données"
+    assert t("en-US", "Your data") == t("es-ES", "Your data") == t("pt-BR", "Your data") == "Your data"
+    assert t("de", "A message no catalogue has yet") == "A message no catalogue has yet"
+
+
+def test_plurals_follow_each_languages_rules_from_the_catalogue():
+    catalog = Catalog(locale="fr")
+    catalog.add(("{n} game", "{n} games"), ("{n} partie", "{n} parties"))
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    install("fr-CA", Translations(compiled))
+    try:
+        # French counts 0 and 1 alike (CLDR: n < 2 is "one"); English does not.
+        assert [tn("fr-CA", "{n} game", "{n} games", n) for n in (0, 1, 2)] == [
+            "0 partie",
+            "1 partie",
+            "2 parties",
+        ]
+    finally:
+        uninstall("fr-CA")
+    assert [tn("en", "{n} game", "{n} games", n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    for code in LANGUAGES:
+        assert read(code).plural_forms == Catalog(locale=code).plural_forms  # CLDR's, from Babel
+
+
+def test_the_pseudo_locale_accents_every_message_and_keeps_fields_and_markup():
+    assert (
+        pseudo_text("Hi {name}, see <t:{when}:R> at <@{user}>")
+        == "⟦Ĥí {name}, šéé <t:{when}:R> áť <@{user}>⟧"
+    )
+    install_pseudo()
+    try:
+        assert t(PSEUDO, "Your data") == "⟦Ýóúŕ đáťá⟧"
+        assert untranslated(t(PSEUDO, "Your data")) == []
+    finally:
+        uninstall_pseudo()
+
+
+def test_untranslated_finds_english_but_not_names_mentions_or_digests():
+    text = "⟦Ŵíñš: {name}⟧ alice <@123> <t:1700000000:R> <:mask:42> 9f86d081884c7d65 and Robo 1"
+    assert untranslated(text, allowed=["alice", "Robo 1"]) == ["name", "and"]
+    count = 0
+    for path in templates():
+        with open(path, "rb") as f:
+            count += len([m for m in read_po(f) if m.id])
+    assert count > 80
+
+
+def test_each_area_has_its_own_file_in_every_language():
+    # Helpers converting different parts of the bot edit different files.
+    assert area_of("cogs/kabuki.py") == area_of("bot/games/kabuki/board.py") == "kabuki"
+    assert area_of("bot/games/masks/engine.py") == "masks" and area_of("cogs/kingdom.py") == "kingdom"
+    assert area_of("cogs/standings.py") == "general" and area_of("bot/lobby.py") == "session"
+    names = {path.stem for path in templates()}
+    assert {"commands", "general", "kabuki", "session"} <= names <= set(areas())
+    for code in LANGUAGES:
+        assert {path.stem for path in po_files(code)} == names, code
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_message_in_two_areas_reads_the_same_in_both(code):
+    # The areas merge into one catalogue: the same English must not mean two things.
+    seen: dict[tuple[object, str | None], tuple[str, object]] = {}
+    for path in po_files(code):
+        for message in read_area(code, path.stem):
+            if not message.id:
+                continue
+            key = (message.id, message.context)
+            if key in seen:
+                assert seen[key][1] == message.string, (
+                    f"{code}: {message.id!r} in {seen[key][0]} and {path.stem}"
+                )
+            seen[key] = (path.stem, message.string)
