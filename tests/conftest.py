@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
-from simcord_restart import restart_with_clock_held  # noqa: E402
+from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TapCog  # noqa: E402
 
 from bot.client import GameBot, create_bot  # noqa: E402
@@ -126,7 +126,8 @@ def restart_bot(simcord_env, make_bot):
     closed, then a new bot comes up on the same database. SimCord alone only detaches the old bot,
     whose sleeping timers would wake later and write stale state over the new bot's. The new bot
     comes up at the instant the old one stopped: its restored games' timers wait for the test's
-    next ``advance_time`` (``simcord_restart``), as they would not in SimCord's own restart."""
+    next ``advance_time`` (``simcord_clock``), where SimCord's own restart lets them run on the
+    wall clock."""
 
     async def restart(game_cogs=None, **settings) -> GameBot:
         old = simcord_env.bot
@@ -136,7 +137,8 @@ def restart_bot(simcord_env, make_bot):
         old.publishers.close()
         await old.storage.close()
         new = make_bot(game_cogs, **settings)
-        await restart_with_clock_held(simcord_env, new)
+        with clock_held_still(simcord_env):
+            await simcord_env.restart_bot(new)
         return new
 
     return restart

@@ -7,6 +7,7 @@ import copy
 import random
 
 import pytest
+from simcord_clock import clock_held_still
 from test_lobby import field
 
 from bot import computers
@@ -19,8 +20,6 @@ from cogs.kingdom import KingdomCog
 from cogs.masks import MasksCog
 
 COGS = [KabukiCog, MasksCog, KingdomCog]
-# Computers think for at least 1.2 s: a shorter settle would let their timers run in real time.
-pytestmark = pytest.mark.simcord(settle_timeout=0.5)
 
 
 @pytest.fixture
@@ -77,7 +76,10 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
     world, simcord_env, restart_bot, kind
 ):
     human = await open_with_computers(world, kind, 2)
-    await human.click(world.board(), label="Start")
+    # From the start on, the game moves only when the test moves time: the computers' first moves
+    # are armed by this press and would otherwise come due on the wall clock during its settle.
+    with clock_held_still(simcord_env):
+        await human.click(world.board(), label="Start")
     session = simcord_env.bot.sessions.get(world.channel.id)
     assert session.status == PLAYING and session.players[1:] == [-1, -2]
     assert "🤖 Robo 1" in str(world.board().embeds[0].to_dict())  # named on the board
