@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
+from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TapCog  # noqa: E402
 
 from bot.client import GameBot, create_bot  # noqa: E402
@@ -123,7 +124,10 @@ async def make_bot(db_path: Path, database: dict[str, str]):
 def restart_bot(simcord_env, make_bot):
     """Restart as a process exit would: the old bot's timers never fire again and its database is
     closed, then a new bot comes up on the same database. SimCord alone only detaches the old bot,
-    whose sleeping timers would wake later and write stale state over the new bot's."""
+    whose sleeping timers would wake later and write stale state over the new bot's. The new bot
+    comes up at the instant the old one stopped: its restored games' timers wait for the test's
+    next ``advance_time`` (``simcord_clock``), where SimCord's own restart lets them run on the
+    wall clock."""
 
     async def restart(game_cogs=None, **settings) -> GameBot:
         old = simcord_env.bot
@@ -133,7 +137,8 @@ def restart_bot(simcord_env, make_bot):
         old.publishers.close()
         await old.storage.close()
         new = make_bot(game_cogs, **settings)
-        await simcord_env.restart_bot(new)
+        with clock_held_still(simcord_env):
+            await simcord_env.restart_bot(new)
         return new
 
     return restart

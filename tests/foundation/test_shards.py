@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import simcord
+from simcord_clock import clock_held_still
 from tapgame import TapCog
 
 from bot.client import GameBot, create_bot
@@ -83,7 +84,8 @@ class BotProcess:
 
         async def restart(process: BotProcess) -> None:
             await _stop_bot(process.bot)
-            await process.env.restart_bot(process._new_bot())
+            with clock_held_still(process.env):
+                await process.env.restart_bot(process._new_bot())
 
         await self.run(restart)
 

@@ -90,8 +90,8 @@ def open_table(world) -> Callable[..., Awaitable[Table]]:
     SimCord fires a pending timer on its own once that much *wall* time has passed, so a test
     that needs a race to stay open across two clicks widens the window (the narrator sets an
     engine option `/masks new` does not offer) far beyond the wall time of a few clicks. A restart
-    waits on the wall clock for timers due within 5 s, so a test restarting during a reveal pause
-    makes the pause longer than that.
+    keeps the clock still (``restart_bot``): the restored game's timers fire when the test moves
+    time, whatever the length of a pause it restarts in.
     """
 
     async def make(

@@ -290,8 +290,8 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
 
 
 async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, restart):
-    # A restart waits on the wall clock for timers due within 5 s: the reveal pause is longer, the
-    # race window (at most 2 s) is not, so the restored bot's timer settles it during the restart.
+    # A restart keeps the clock still: the race open when the bot goes down is settled by the
+    # restored bot's timer once time moves on, and so is the reveal pause.
     table = await open_table(4, reveal_ms=10_000)
     _, bob, carol, dave = table.players
     card = table.card()
