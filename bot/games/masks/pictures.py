@@ -480,7 +480,7 @@ def board_png(highlight: int | None = None, locale: str = DEFAULT) -> bytes:
         off = (CELL - FACE) // 2
         board.paste(image, (x + off, y + off), image)
         name = t(locale, MONSTERS[tile])
-        _fitted_text(draw, (x + CELL / 2, y + CELL + 2), f"{tile + 1}. {name}", 20, CELL - 12)
+        _fitted_text(draw, (x + CELL / 2, y + CELL + 2), f"{tile + 1}. {name}", 20, CELL - 24)
         if tile == highlight:
             draw.rounded_rectangle(
                 (x + 2, y + 2, x + CELL - 2, y + CELL + LABEL_H - 2), 16, outline=(220, 150, 0), width=6
