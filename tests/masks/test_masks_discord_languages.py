@@ -259,3 +259,19 @@ async def test_rules_of_masks_speak_each_readers_language(simcord_env, locales):
     assert read[anna].startswith("**L'Île des masques de monstres** (3 à 8 joueurs).")
     assert read[bert].startswith("**Insel der Monstermasken** (3–8 Spieler).")
     assert read[carl].startswith("**Island of Monster Masks** (3–8 players).")
+
+
+async def test_a_moderator_switches_a_running_games_language_from_its_next_board_on(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mod = world.guild.add_member(simcord_env.create_user("chef"), roles=[admins])
+    table = await open_game(world, n=3)
+    assert table.board().embeds[0].title == "Insel der Monstermasken — Zug 1 von 9"
+    answer = await mod.slash(world.channel, "settings", language="fr")
+    assert answer.ephemeral and table.session.locale == "fr"
+    await table.mime.click(table.board(), label="Raten beenden")  # the German board still on show
+    board = table.board()
+    assert board.embeds[0].title == "L'Île des masques de monstres — tour 1 sur 9"
+    assert "Dernier tour" not in embed_text(board) and "la carte était" in board.embeds[0].description
+    (attachment,) = board.attachments
+    assert simcord_env.backend.cdn.get(attachment.url) == board_png(table.view["last_reveal"]["card"], "fr")
