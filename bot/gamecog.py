@@ -172,7 +172,10 @@ class GameCog(Lobby, commands.GroupCog):
                 action = self.action_for(session, seat, press)
                 events += session.engine.apply(seat, action, snowflake_ms(interaction.id))
             except IllegalAction as refusal:
-                text = t(private_locale(interaction), refusal.message, **refusal.fields)
+                # A text field is a message id too (a monster's name), so it speaks the language.
+                locale = private_locale(interaction)
+                fields = {k: t(locale, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
+                text = t(locale, refusal.message, **fields)
                 await self._refuse(interaction, "illegal", text)
                 if events:
                     await self._after_change(session, events)

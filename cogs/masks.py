@@ -25,14 +25,46 @@ from bot.games.masks import board as masks_board
 from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.games.masks.players import SKILLS
+from bot.i18n import DEFAULT, N_, number, private_locale, t
 from bot.sessions import PLAYING, SeatToken, Session
 from bot.words import LONGEST_TURN_S
 
 log = logging.getLogger(__name__)
 
-# What a turn ping asks the Mime, and the guessers who have not slapped yet.
-PING_MIME = "you are the Mime: press 🃏 **My card** and mime it."
-PING_GUESSERS = "watch the Mime and slap a tile."
+# What a turn ping asks the Mime, and the guessers who have not slapped yet (in the game's language).
+PING_MIME = N_("you are the Mime: press 🃏 **My card** and mime it.")
+PING_GUESSERS = N_("watch the Mime and slap a tile.")
+SKILL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}  # the lobby's note
+
+# One message, so a translator sees the whole text; /rules shows it in the member's language.
+RULES = N_("""\
+**Island of Monster Masks** (3–8 players). Each turn one player is the **Mime**: they draw a \
+secret monster card and act out its face without words. Everyone else slaps **one** of the 16 \
+monster tiles; a tile goes to the first to slap it, and a slap can't be changed: if someone \
+else was first, you hold no tile this turn. When all have slapped, won or lost (or time is up, \
+or the Mime ends the guessing) the card is revealed: the player holding its tile and the Mime \
+each win a card; if nobody guessed it, both cards leave the game. The Mime passes to the next \
+seat. When the deck (6 cards per player) runs out, most cards wins; ties share the win.
+
+**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a \
+claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a \
+race: the earlier Discord timestamp wins, and the loser is told privately who beat them and by \
+how many ms. The Mime presses **My card** to see the card (only they can) and **End guessing** \
+to reveal early; the guess timer is 60 s unless set otherwise (up to a day, for a slow server). \
+After 30 s the guessers who have not slapped (and a Mime who has not seen the card) are pinged \
+once, in a short message deleted when the turn ends.
+**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot runs \
+cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if the bot \
+can Manage Messages it removes anything else the Mime posts and says why.
+**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no).
+**Second chance: a player who loses a race may slap another tile** (an option of `/masks new`, \
+off unless chosen): the reveal then waits for the loser's second slap.
+**Computer players** (🤖, seated by the host in the lobby) mime in emoji: as the Mime they post \
+emoji describing their card's face here; as guessers they read the Mime's emoji (a computer's, \
+or a person's in emoji mode) and slap the tile that fits best, after a few seconds. How well and \
+how fast is the `computers` option of `/masks new` (easy, normal, hard; normal unless chosen). \
+They can't watch a camera: with a person miming on camera they slap a tile at random, so choose \
+emoji mode to play with them.""")
 NOTICE_SECONDS = 8  # how long the "emoji only" notice stays before deleting itself
 
 # "Only emoji" = custom emoji <:name:id> / <a:name:id>, keycaps (1️⃣ #️⃣), and characters of the
@@ -73,35 +105,7 @@ class MasksCog(
     engine_cls = MasksEngine
     score_label = "cards"
     score_label_one = "card"
-    rules_summary = (
-        "**Island of Monster Masks** (3–8 players). Each turn one player is the **Mime**: they draw a "
-        "secret monster card and act out its face without words. Everyone else slaps **one** of the 16 "
-        "monster tiles; a tile goes to the first to slap it, and a slap can't be changed: if someone "
-        "else was first, you hold no tile this turn. When all have slapped, won or lost (or time is up, "
-        "or the Mime ends the guessing) the card is revealed: the player holding "
-        "its tile and the Mime each win a card; if nobody guessed it, both cards leave the game. The "
-        "Mime passes to the next seat. When the deck (6 cards per player) runs out, most cards wins; "
-        "ties share the win.\n\n"
-        "**In Discord:** the tiles are a 4×4 grid of buttons under one picture of all 16 faces; a "
-        "claimed tile's button shows its holder. Two slaps on one tile within a quarter second are a race: the "
-        "earlier Discord timestamp wins, and the loser is told privately who beat them and by how many ms. "
-        "The Mime presses **My card** to see the card (only they can) and **End guessing** to reveal "
-        "early; the guess timer is 60 s unless set otherwise (up to a day, for a slow server). After 30 s "
-        "the guessers who have not slapped (and a Mime who has not seen the card) are pinged once, in a "
-        "short message deleted when the turn ends.\n"
-        "**Mime mode**, chosen in `/masks new`: *camera* — play in a voice/video channel, the bot "
-        "runs cards, tiles and score; *emoji* — the Mime may post only emoji here during a turn; if "
-        "the bot can Manage Messages it removes anything else the Mime posts and says why.\n"
-        "**Making sounds** variant: the Mime may make sounds but no words (“Grrr!” yes, “Vaaamp!” no).\n"
-        f"**{masks_board.SECOND_CHANCE}** (an option of `/masks new`, off unless chosen): the "
-        "reveal then waits for the loser's second slap.\n"
-        "**Computer players** (🤖, seated by the host in the lobby) mime in emoji: as the Mime they "
-        "post emoji describing their card's face here; as guessers they read the Mime's emoji (a "
-        "computer's, or a person's in emoji mode) and slap the tile that fits best, after a few "
-        "seconds. How well and how fast is the `computers` option of `/masks new` (easy, normal, "
-        "hard; normal unless chosen). They can't watch a camera: with a person miming on camera "
-        "they slap a tile at random, so choose emoji mode to play with them."
-    )
+    rules_summary = RULES
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -139,34 +143,49 @@ class MasksCog(
     def turn_ms(self, options: Any) -> int:
         return int(options.get("guess_ms", 0))
 
-    def options_text(self, options: Any, locale: str = "en") -> str:
-        return masks_board.options_text(dict(options))
+    def options_text(self, options: Any, locale: str = DEFAULT) -> str:
+        return masks_board.options_text(dict(options), locale)
 
     def lobby_notes(self, session: Session) -> list[str]:
         if not session.computer_seats():
             return []
+        # Public: the lobby speaks the game's language.
+        locale = session.locale
         skill_name = session.options.get("computer_skill", "normal")
         skill = SKILLS[skill_name]
-        low, high = (ms / 1000 for ms in skill.reaction_ms)
+        low, high = (number(locale, ms / 1000, "#,##0.##") for ms in skill.reaction_ms)
         notes = [
-            f"🤖 Computers read the Mime's emoji (**{skill_name}**): the right tile "
-            f"{skill.accuracy:.0%} of the time, {low:g}–{high:g} s after. A computer Mime posts "
-            "emoji here."
+            t(
+                locale,
+                "🤖 Computers read the Mime's emoji (**{skill}**): the right tile {percent}% of the time, "
+                "{low}–{high} s after. A computer Mime posts emoji here.",
+                skill=t(locale, SKILL_NAMES[skill_name]) if skill_name in SKILL_NAMES else skill_name,
+                percent=round(skill.accuracy * 100),
+                low=low,
+                high=high,
+            )
         ]
         if session.options.get("mime_mode") != "emoji":
             notes.append(
-                "⚠️ **Camera mode**: computers can't watch a call, so when a person mimes they slap "
-                "a tile at random. For a real game with computers, open the lobby with "
-                "`/masks new mime_mode:emoji` and mime in emoji."
+                t(
+                    locale,
+                    "⚠️ **Camera mode**: computers can't watch a call, so when a person mimes they slap "
+                    "a tile at random. For a real game with computers, open the lobby with "
+                    "`/masks new mime_mode:emoji` and mime in emoji.",
+                )
             )
         return notes
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
         board = masks_board.render(
-            session.channel_id, session.engine.view(None), session.seat_names(), session.computer_seats()
+            session.channel_id,
+            session.engine.view(None),
+            session.seat_names(),
+            session.computer_seats(),
+            locale=session.locale,
         )
-        return sign(board, session.commitment)
+        return sign(board, session.commitment, locale=session.locale)
 
     def board_state(self, session: Session) -> Any:
         assert session.engine is not None
@@ -177,8 +196,8 @@ class MasksCog(
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        board = masks_board.render_final(session.engine.view(None), session.seat_names())
-        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+        board = masks_board.render_final(session.engine.view(None), session.seat_names(), session.locale)
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
 
     def ping_turn(self, session: Session) -> str | None:
         """One turn per Mime, while the guessers guess."""
@@ -198,26 +217,46 @@ class MasksCog(
         asks = {}
         last = session.last_interaction.get(view["mime"])
         if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
-            asks[view["mime"]] = PING_MIME
-        asks.update(dict.fromkeys(view["waiting"], PING_GUESSERS))
+            asks[view["mime"]] = t(session.locale, PING_MIME)
+        asks.update(dict.fromkeys(view["waiting"], t(session.locale, PING_GUESSERS)))
         return asks
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        # Private: in the seat's own language (as their latest press showed it).
+        locale = session.seat_locale(seat)
         data = event.data
         names = session.seat_names()
         if event.kind == "secret_card":
-            return masks_board.card_message(data["card"], data["name"], data["turn"])
+            return masks_board.card_message(data["card"], data["name"], data["turn"], locale)
         if event.kind == "race_lost":
-            beaten = (
-                f"⚡ **{names[data['winner']]}** slapped **{data['name']}** {data['by_ms']} ms before you. "
-            )
+            fields = {
+                "winner": names[data["winner"]],
+                "monster": masks_board.monster(locale, data["name"]),
+                "ms": data["by_ms"],
+            }
             if data["again"]:
-                return {"content": beaten + "Second chance: slap another free tile!"}
-            return {"content": beaten + "A slap can't be changed: you hold no tile this turn."}
+                text = t(
+                    locale,
+                    "⚡ **{winner}** slapped **{monster}** {ms} ms before you. Second chance: slap "
+                    "another free tile!",
+                    **fields,
+                )
+            else:
+                text = t(
+                    locale,
+                    "⚡ **{winner}** slapped **{monster}** {ms} ms before you. A slap can't be changed: "
+                    "you hold no tile this turn.",
+                    **fields,
+                )
+            return {"content": text}
         if event.kind == "slapped":  # the presser's own answer, made in _deliver from public events
             return {
-                "content": f"✋ You slapped **{data['name']}**. If someone slapped it too, the "
-                "earliest slap wins it in a moment."
+                "content": t(
+                    locale,
+                    "✋ You slapped **{monster}**. If someone slapped it too, the earliest slap wins it "
+                    "in a moment.",
+                    monster=masks_board.monster(locale, data["name"]),
+                )
             }
         return None
 
@@ -227,14 +266,14 @@ class MasksCog(
         if press.name == masks_board.SLAP:
             parsed = masks_board.parse_slap_arg(press.arg)
             if parsed is None:
-                raise IllegalAction("That button is not part of this board.")
+                raise IllegalAction(N_("That button is not part of this board."))
             turn, tile = parsed
             return {"type": "slap", "tile": tile, "turn": turn}
         if press.name == masks_board.END:
             if not press.arg.isdigit():
-                raise IllegalAction("That button is not part of this board.")
+                raise IllegalAction(N_("That button is not part of this board."))
             return {"type": "end_guessing", "turn": int(press.arg)}
-        raise IllegalAction("That button is not part of this board.")
+        raise IllegalAction(N_("That button is not part of this board."))
 
     async def handle_query(
         self, interaction: discord.Interaction, session: Session, seat: int, press: Press
@@ -243,14 +282,17 @@ class MasksCog(
             return False
         assert session.engine is not None  # a lobby never gets here: its presses are refused first
         view = session.engine.view(seat)
+        locale = private_locale(interaction)
         if view["role"] != "mime":
             await reply_private(
-                interaction, "Only the Mime can look at the secret card. Watch them and slap!"
+                interaction, t(locale, "Only the Mime can look at the secret card. Watch them and slap!")
             )
         elif view.get("card") is None:
-            await reply_private(interaction, "The card is revealed already; the next Mime draws soon.")
+            await reply_private(
+                interaction, t(locale, "The card is revealed already; the next Mime draws soon.")
+            )
         else:
-            message = masks_board.card_message(view["card"], view["card_name"], view["turn"])
+            message = masks_board.card_message(view["card"], view["card_name"], view["turn"], locale)
             await reply_private(interaction, message.pop("content"), **message)
             session.last_interaction[seat] = SeatToken.of(interaction)  # the Mime has the card
         return True
@@ -280,7 +322,8 @@ class MasksCog(
         name = session.name_of(data["seat"])
         try:
             await channel.send(
-                f"🎭 **{name}** mimes: {data['text']}", allowed_mentions=discord.AllowedMentions.none()
+                t(session.locale, "🎭 **{name}** mimes: {emoji}", name=name, emoji=data["text"]),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:
             log.warning("could not post a computer Mime's emoji in channel %s: %s", session.channel_id, error)
@@ -310,9 +353,12 @@ class MasksCog(
             return
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         await channel.send(
-            "😀 Emoji mode: the Mime should post only emoji here during a turn. I don't have the "
-            "**Manage Messages** permission in this channel, so I can't remove other messages — "
-            "please play fair!"
+            t(
+                session.locale,
+                "😀 Emoji mode: the Mime should post only emoji here during a turn. I don't have the "
+                "**Manage Messages** permission in this channel, so I can't remove other messages — "
+                "please play fair!",
+            )
         )
 
     async def _mimed(self, session: Session, turn: int, author: int, text: str) -> None:
@@ -357,9 +403,13 @@ class MasksCog(
             return
         # There is no interaction to answer privately; a notice that deletes itself keeps the
         # channel clean and never repeats what the Mime wrote.
+        # Public, so in the game's language.
         await message.channel.send(
-            f"{message.author.mention} you are the Mime: only emoji while the others guess. "
-            "I removed your message.",
+            t(
+                session.locale,
+                "{mime} you are the Mime: only emoji while the others guess. I removed your message.",
+                mime=message.author.mention,
+            ),
             delete_after=NOTICE_SECONDS,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -47,9 +47,9 @@ async def test_a_slap_uploads_no_picture_and_only_the_reveal_rings_the_card(open
 async def test_the_board_picture_is_drawn_off_the_event_loop(open_table, monkeypatch) -> None:
     drawn_on = []
 
-    def recording_board_png(highlight=None):
+    def recording_board_png(highlight=None, locale="en"):
         drawn_on.append(threading.current_thread())
-        return board_png(highlight)
+        return board_png(highlight, locale)
 
     monkeypatch.setattr(masks_board, "board_png", recording_board_png)
     monkeypatch.setattr(session_board, "PICTURES", ByteLRU(1 << 20))  # nothing drawn before counts

@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.games.masks.pictures import CELL, LABEL_H, MARGIN, board_png, draw_face, face_png
+from bot.i18n import shipped
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -34,13 +35,13 @@ def test_unknown_face_is_refused() -> None:
 
 def test_the_board_is_one_picture_per_revealed_card_in_few_colours() -> None:
     """Holders are on the buttons, so the board picture depends on the revealed card alone: 17
-    pictures in all, each kept once drawn."""
+    pictures per language, each kept once drawn."""
     pictures = [board_png(), *(board_png(card) for card in range(FACES))]
     assert all(png.startswith(PNG) for png in pictures) and len(set(pictures)) == FACES + 1
     image = Image.open(io.BytesIO(pictures[8]))
     assert image.width > 600 and image.height > 600
     assert image.mode == "P" and len(image.getcolors()) <= 128  # a palette PNG: ~46 kB, not ~185 kB
-    assert board_png.cache_info().maxsize == FACES + 1
+    assert board_png.cache_info().maxsize == (FACES + 1) * len(shipped())
 
 
 def test_the_revealed_card_is_ringed_in_gold_on_its_own_tile() -> None:

@@ -19,7 +19,7 @@ import discord
 from bot.board import GAME_COLOUR, Board, Picture
 from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
-from bot.words import duration, plural
+from bot.i18n import DEFAULT, N_, duration, t, tn
 
 SLAP = "slap"
 CARD = "card"
@@ -27,14 +27,15 @@ END = "end"
 
 NAME_CUT = 20  # a holder's name on a button label; labels stay short enough for a phone
 MODES = {
-    "camera": "🎥 camera: watch the Mime in your voice/video channel",
-    "emoji": "😀 emoji: the Mime posts only emoji in this channel",
+    "camera": N_("🎥 camera: watch the Mime in your voice/video channel"),
+    "emoji": N_("😀 emoji: the Mime posts only emoji in this channel"),
 }
-SECOND_CHANCE = "Second chance: a player who loses a race may slap another tile"
+MODE_NAMES = {"camera": N_("camera"), "emoji": N_("emoji")}  # the footer's short form
+SECOND_CHANCE = "Second chance: a player who loses a race may slap another tile"  # /masks new's option
 REASONS = {
-    "all_slapped": "every guesser slapped a tile",
-    "timer": "the guess timer ran out",
-    "mime": "the Mime ended the guessing",
+    "all_slapped": N_("every guesser slapped a tile"),
+    "timer": N_("the guess timer ran out"),
+    "mime": N_("the Mime ended the guessing"),
 }
 
 
@@ -54,23 +55,38 @@ def parse_slap_arg(arg: str) -> tuple[int, int] | None:
     return int(turn), int(tile)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    guess = duration(options.get("guess_ms", 60_000))
-    mode = MODES.get(options.get("mime_mode", "camera"), options.get("mime_mode", "camera"))
-    sounds = "allowed (no words)" if options.get("sounds") else "no: silent miming"
-    again = (
-        f"{SECOND_CHANCE}: **on**" if options.get("second_chance") else "One slap each: a lost race is final"
+def monster(locale: str, name: str) -> str:
+    """A monster's name (the engine's English id) in ``locale``."""
+    return t(locale, name)
+
+
+def options_text(options: dict[str, Any], locale: str = DEFAULT) -> str:
+    mode_id = options.get("mime_mode", "camera")
+    mode = t(locale, MODES[mode_id]) if mode_id in MODES else mode_id
+    sounds = (
+        t(locale, "Making sounds: allowed (no words)")
+        if options.get("sounds")
+        else t(locale, "Making sounds: no: silent miming")
     )
-    return f"Guess timer: **{guess}**\nMime: {mode}\nMaking sounds: {sounds}\n{again}"
+    again = (
+        t(locale, "Second chance: a player who loses a race may slap another tile: **on**")
+        if options.get("second_chance")
+        else t(locale, "One slap each: a lost race is final")
+    )
+    guess = t(locale, "Guess timer: **{guess}**", guess=duration(locale, options.get("guess_ms", 60_000)))
+    return "\n".join([guess, t(locale, "Mime: {mode}", mode=mode), sounds, again])
 
 
-def picture(view: dict[str, Any]) -> Picture:
+def picture(view: dict[str, Any], locale: str = DEFAULT) -> Picture:
     """The 16 faces, the revealed card ringed only once it is public. Who holds which tile is on
-    the buttons and in the players' list, so a slap leaves the picture as it is."""
+    the buttons and in the players' list, so a slap leaves the picture as it is. The names under
+    the faces are in ``locale``, so the language is part of the key."""
     highlight = None
     if view["phase"] != "guessing" and view["last_reveal"] is not None:
         highlight = view["last_reveal"]["card"]
-    return Picture(key=("masks", highlight), render=lambda: board_png(highlight), filename="tiles.png")
+    return Picture(
+        key=("masks", locale, highlight), render=lambda: board_png(highlight, locale), filename="tiles.png"
+    )
 
 
 def board_state(view: dict[str, Any], names: Sequence[str], computers: Sequence[int] = ()) -> tuple[Any, ...]:
@@ -96,32 +112,51 @@ def board_state(view: dict[str, Any], names: Sequence[str], computers: Sequence[
     )
 
 
-def _status_lines(view: dict[str, Any], names: Sequence[str]) -> str:
+def _status_lines(view: dict[str, Any], names: Sequence[str], locale: str) -> str:
     tile_of = {seat: tile for tile, seat in enumerate(view["held_by"]) if seat is not None}
     lines = []
     for seat, name in enumerate(names):
         if seat == view["mime"]:
-            status = "🎭 Mime"
+            status = t(locale, "🎭 Mime")
         elif seat in tile_of:
-            status = f"✋ {view['tile_names'][tile_of[seat]]}"
+            status = "✋ " + monster(locale, view["tile_names"][tile_of[seat]])
         elif seat in view["lost"]:
-            status = "⚡ lost a race: no tile this turn"
+            status = t(locale, "⚡ lost a race: no tile this turn")
         elif view["phase"] == "guessing":
-            status = "🤔 thinking…"
+            status = t(locale, "🤔 thinking…")
         else:
-            status = "— no tile"
+            status = t(locale, "— no tile")
         lines.append(f"**{short(name)}** · {status} · {view['piles'][seat]} 🃏")
     return "\n".join(lines)
 
 
-def _reveal_text(reveal: dict[str, Any], names: Sequence[str]) -> str:
+def _reveal_text(reveal: dict[str, Any], names: Sequence[str], locale: str) -> str:
     scorer = reveal["scorer"]
-    why = REASONS.get(reveal["reason"], reveal["reason"])
+    reason = REASONS.get(reveal["reason"])
+    why = t(locale, reason) if reason else reveal["reason"]
+    card = monster(locale, reveal["name"])
     if scorer is None:
-        result = "Nobody guessed it: both cards leave the game."
-    else:
-        result = f"**{names[scorer]}** guessed it: +1 card for them and +1 for **{names[reveal['mime']]}**."
-    return f"Turn {reveal['turn']}: the card was **{reveal['name']}** ({why}). {result}"
+        return t(
+            locale,
+            "Turn {turn}: the card was **{card}** ({why}). Nobody guessed it: both cards leave the game.",
+            turn=reveal["turn"],
+            card=card,
+            why=why,
+        )
+    return t(
+        locale,
+        "Turn {turn}: the card was **{card}** ({why}). **{scorer}** guessed it: +1 card for them and "
+        "+1 for **{mime}**.",
+        turn=reveal["turn"],
+        card=card,
+        why=why,
+        scorer=names[scorer],
+        mime=names[reveal["mime"]],
+    )
+
+
+def _yes_no(locale: str, value: bool) -> str:
+    return t(locale, "yes") if value else t(locale, "no")
 
 
 def render(
@@ -131,60 +166,107 @@ def render(
     computers: Sequence[int] = (),
     *,
     live: bool = True,
+    locale: str = DEFAULT,
 ) -> Board:
     """The board during play, from the public view only; ``computers`` are the computer seats.
     ``live=False`` is a replay's board: it says what was going on, with no clock and nothing to
-    press."""
+    press. Every word is in ``locale``."""
     mime = names[view["mime"]]
     embed = discord.Embed(
-        title=f"Island of Monster Masks — turn {view['turn']}/{view['turns']}", colour=GAME_COLOUR
+        title=t(
+            locale, "Island of Monster Masks — turn {turn}/{turns}", turn=view["turn"], turns=view["turns"]
+        ),
+        colour=GAME_COLOUR,
     )
     if view["phase"] == "guessing":
         deadline = view["guess_deadline"] // 1000
-        rule = (
-            "lose a race and you may slap another."
-            if view["options"]["second_chance"]
-            else "a slap is final, even if you lose the race."
-        )
-        acting = (
-            f"🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.\n"
-            if view["mime"] in computers
-            else f"🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
-            f"(only you can), then act it out!\n"
-        )
-        embed.description = (
-            f"{acting}Everyone else: slap **one** tile below. First slap wins the tile; {rule} "
-            f"Time's up <t:{deadline}:R>."
-            if live
-            else f"🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
-            f"First slap wins the tile; {rule}"
-        )
+        second = view["options"]["second_chance"]
+        if not live:
+            embed.description = (
+                t(
+                    locale,
+                    "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+                    "First slap wins the tile; lose a race and you may slap another.",
+                    mime=mime,
+                )
+                if second
+                else t(
+                    locale,
+                    "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+                    "First slap wins the tile; a slap is final, even if you lose the race.",
+                    mime=mime,
+                )
+            )
+        else:
+            acting = (
+                t(
+                    locale,
+                    "🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.",
+                    mime=mime,
+                )
+                if view["mime"] in computers
+                else t(
+                    locale,
+                    "🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
+                    "(only you can), then act it out!",
+                    mime=mime,
+                )
+            )
+            slap = (
+                t(
+                    locale,
+                    "Everyone else: slap **one** tile below. First slap wins the tile; lose a race and "
+                    "you may slap another. Time's up <t:{deadline}:R>.",
+                    deadline=deadline,
+                )
+                if second
+                else t(
+                    locale,
+                    "Everyone else: slap **one** tile below. First slap wins the tile; a slap is final, "
+                    "even if you lose the race. Time's up <t:{deadline}:R>.",
+                    deadline=deadline,
+                )
+            )
+            embed.description = acting + "\n" + slap
     else:
-        text = _reveal_text(view["last_reveal"], names)
+        text = _reveal_text(view["last_reveal"], names, locale)
         if view["reveal_until"] is not None and live:
-            text += f"\nNext Mime draws <t:{view['reveal_until'] // 1000}:R>."
+            text += "\n" + t(locale, "Next Mime draws <t:{at}:R>.", at=view["reveal_until"] // 1000)
         embed.description = text
-    embed.add_field(name="Players", value=_status_lines(view, names), inline=False)
+    embed.add_field(name=t(locale, "Players"), value=_status_lines(view, names, locale), inline=False)
     if view["phase"] == "guessing" and view["last_reveal"] is not None:
-        embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
+        embed.add_field(
+            name=t(locale, "Last turn"), value=_reveal_text(view["last_reveal"], names, locale), inline=False
+        )
+    options = view["options"]
+    mode = options["mime_mode"]
     embed.set_footer(
-        text=f"Deck: {plural(view['deck'], 'card')} · out of the game: {view['removed']} · "
-        f"Mime: {view['options']['mime_mode']} · sounds: {'yes' if view['options']['sounds'] else 'no'} · "
-        f"second chance: {'yes' if view['options']['second_chance'] else 'no'}"
+        text=t(
+            locale,
+            "Deck: {deck} · out of the game: {removed} · Mime: {mode} · sounds: {sounds} · "
+            "second chance: {again}",
+            deck=tn(locale, "{n} card", "{n} cards", view["deck"]),
+            removed=view["removed"],
+            mode=t(locale, MODE_NAMES[mode]) if mode in MODE_NAMES else mode,
+            sounds=_yes_no(locale, options["sounds"]),
+            again=_yes_no(locale, options["second_chance"]),
+        )
     )
-    return Board(embed=embed, items=buttons(channel_id, view, names), picture=picture(view))
+    return Board(embed=embed, items=buttons(channel_id, view, names, locale), picture=picture(view, locale))
 
 
-def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list[GameButton]:
+def buttons(
+    channel_id: int, view: dict[str, Any], names: Sequence[str], locale: str = DEFAULT
+) -> list[GameButton]:
     guessing = view["phase"] == "guessing"
     reveal = view["last_reveal"] if not guessing else None
     items: list[GameButton] = []
     for tile, name in enumerate(view["tile_names"]):
         holder = view["held_by"][tile]
         style = discord.ButtonStyle.primary
-        label = name
+        label = monster(locale, name)
         if holder is not None:
-            label = f"{name} · {short(names[holder])}"
+            label = f"{label} · {short(names[holder])}"
             style = discord.ButtonStyle.secondary
         if reveal is not None and tile == reveal["card"]:
             style = discord.ButtonStyle.success
@@ -200,14 +282,22 @@ def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list
             )
         )
     items.append(
-        GameButton(channel_id, CARD, view["turn"], label="My card", emoji="🃏", disabled=not guessing, row=4)
+        GameButton(
+            channel_id,
+            CARD,
+            view["turn"],
+            label=t(locale, "My card"),
+            emoji="🃏",
+            disabled=not guessing,
+            row=4,
+        )
     )
     items.append(
         GameButton(
             channel_id,
             END,
             view["turn"],
-            label="End guessing",
+            label=t(locale, "End guessing"),
             emoji="⏹️",
             style=discord.ButtonStyle.danger,
             disabled=not guessing,
@@ -217,29 +307,42 @@ def buttons(channel_id: int, view: dict[str, Any], names: Sequence[str]) -> list
     return items
 
 
-def render_final(view: dict[str, Any], names: Sequence[str]) -> Board:
+def render_final(view: dict[str, Any], names: Sequence[str], locale: str = DEFAULT) -> Board:
     scores = view["piles"]
     winners = set(view["winners"] or ())
     order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
     lines = [
-        f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — {plural(scores[seat], 'card')}"
+        f"{'🏆' if seat in winners else '▫️'} **{names[seat]}** — "
+        + tn(locale, "{n} card", "{n} cards", scores[seat])
         for seat in order
     ]
-    embed = discord.Embed(title="Island of Monster Masks — game over", colour=GAME_COLOUR)
+    embed = discord.Embed(title=t(locale, "Island of Monster Masks — game over"), colour=GAME_COLOUR)
     who = ", ".join(names[seat] for seat in sorted(winners))
-    embed.description = f"Winner{'s' if len(winners) > 1 else ''}: **{who}**"
-    embed.add_field(name="Cards collected", value="\n".join(lines), inline=False)
+    embed.description = tn(locale, "Winner: **{who}**", "Winners: **{who}**", len(winners), who=who)
+    embed.add_field(name=t(locale, "Cards collected"), value="\n".join(lines), inline=False)
     if view["last_reveal"] is not None:
-        embed.add_field(name="Last turn", value=_reveal_text(view["last_reveal"], names), inline=False)
+        embed.add_field(
+            name=t(locale, "Last turn"), value=_reveal_text(view["last_reveal"], names, locale), inline=False
+        )
     embed.set_footer(
-        text=f"{plural(view['turns'], 'turn')} · {plural(view['removed'], 'card')} left the game"
+        text=t(
+            locale,
+            "{turns} · {removed} left the game",
+            turns=tn(locale, "{n} turn", "{n} turns", view["turns"]),
+            removed=tn(locale, "{n} card", "{n} cards", view["removed"]),
+        )
     )
-    return Board(embed=embed, picture=picture(view))
+    return Board(embed=embed, picture=picture(view, locale))
 
 
-def card_message(card: int, name: str, turn: int) -> dict[str, Any]:
-    """The Mime's secret card, for an ephemeral message only."""
+def card_message(card: int, name: str, turn: int, locale: str = DEFAULT) -> dict[str, Any]:
+    """The Mime's secret card, for an ephemeral message only, in the Mime's ``locale``."""
     return {
-        "content": f"🤫 Turn {turn}: your secret card is **{name}**. Act out this face — no words!",
-        "file": discord.File(io.BytesIO(face_png(card)), filename="card.png"),
+        "content": t(
+            locale,
+            "🤫 Turn {turn}: your secret card is **{card}**. Act out this face — no words!",
+            turn=turn,
+            card=monster(locale, name),
+        ),
+        "file": discord.File(io.BytesIO(face_png(card, locale)), filename="card.png"),
     }

@@ -16,7 +16,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.engine.protocol import Action, Dice, Event, GameEngine, IllegalAction, Result
+from bot.engine.protocol import N_, Action, Dice, Event, GameEngine, IllegalAction, Result
 from bot.engine.race import Race
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.games.masks.options import parse_options
@@ -136,7 +136,7 @@ class MasksEngine(GameEngine):
         ``apply`` never fires timers; call ``advance`` for those.
         """
         if not isinstance(action, Mapping):
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction(N_("Unknown action."))
         kind = action.get("type")
         if kind == "slap":
             events = self._slap(seat, action, now)
@@ -145,7 +145,7 @@ class MasksEngine(GameEngine):
             events = self._end_guessing(seat, action, now)
             logged = {"type": "end_guessing"}
         else:
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction(N_("Unknown action."))
         if "turn" in action:
             logged["turn"] = action["turn"]
         self.log.append({"op": "apply", "seat": seat, "action": logged, "now": now})
@@ -154,38 +154,43 @@ class MasksEngine(GameEngine):
 
     def _check_common(self, seat: int, action: Action) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction("You are not playing in this game.")
+            raise IllegalAction(N_("You are not playing in this game."))
         if self.phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(N_("The game is over."))
         turn = action.get("turn")
         if turn is not None and turn != self.turn:
-            raise IllegalAction("Those buttons are from an earlier turn.")
+            raise IllegalAction(N_("Those buttons are from an earlier turn."))
         if self.phase != GUESSING:
-            raise IllegalAction("The card is already revealed; wait for the next turn.")
+            raise IllegalAction(N_("The card is already revealed; wait for the next turn."))
 
     def _slap(self, seat: int, action: Action, now: int) -> list[Event]:
         self._check_common(seat, action)
         if seat == self.mime:
-            raise IllegalAction("You are the Mime: act out the face, don't slap!")
+            raise IllegalAction(N_("You are the Mime: act out the face, don't slap!"))
         if seat in self._tile_of:
             raise IllegalAction(
-                f"You already slapped {MONSTERS[self._tile_of[seat]]}; a slap can't be changed."
+                N_("You already slapped {monster}; a slap can't be changed."),
+                monster=MONSTERS[self._tile_of[seat]],
             )
         if seat in self._lost:
             raise IllegalAction(
-                f"You lost the race for {MONSTERS[self._lost[seat]]}: a slap can't be changed, "
-                "so you hold no tile this turn."
+                N_(
+                    "You lost the race for {monster}: a slap can't be changed, so you hold no tile this turn."
+                ),
+                monster=MONSTERS[self._lost[seat]],
             )
         if seat in self._racing:
-            raise IllegalAction(f"You are racing for {MONSTERS[self._racing[seat]]}; wait for the result.")
+            raise IllegalAction(
+                N_("You are racing for {monster}; wait for the result."), monster=MONSTERS[self._racing[seat]]
+            )
         tile = action.get("tile")
         if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < FACES:
-            raise IllegalAction("There is no such tile.")
+            raise IllegalAction(N_("There is no such tile."))
         if tile in self.held:
-            raise IllegalAction(f"{MONSTERS[tile]} is already taken.")
+            raise IllegalAction(N_("{monster} is already taken."), monster=MONSTERS[tile])
         assert self.guess_deadline is not None
         if now >= self.guess_deadline:
-            raise IllegalAction("Time is up: the card is being revealed.")
+            raise IllegalAction(N_("Time is up: the card is being revealed."))
 
         self.history[-1]["slaps"].append({"seat": seat, "tile": tile, "at": now})
         self._racing[seat] = tile
@@ -206,7 +211,7 @@ class MasksEngine(GameEngine):
     def _end_guessing(self, seat: int, action: Action, now: int) -> list[Event]:
         self._check_common(seat, action)
         if seat != self.mime:
-            raise IllegalAction("Only the Mime can end the guessing.")
+            raise IllegalAction(N_("Only the Mime can end the guessing."))
         return self._settle_all(now) + self._reveal(now, "mime")
 
     # ---------------------------------------------------------------- time

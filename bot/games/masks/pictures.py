@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from bot import fonts
 from bot.games.masks.faces import FACES, MONSTERS
+from bot.i18n import DEFAULT, shipped, t
 
 INK = (40, 28, 36)
 WHITE = (255, 255, 255)
@@ -417,40 +418,56 @@ def _png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+def _fitted_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, width: float
+) -> None:
+    """``text`` centred on ``xy``, drawn smaller until it fits ``width`` (a long name in a language)."""
+    while size > 8 and draw.textlength(text, font=fonts.font(size)) > width:
+        size -= 1
+    draw.text(xy, text, fill=INK, font=fonts.font(size), anchor="mm")
+
+
 @lru_cache(maxsize=FACES)
-def face_png(face: int) -> bytes:
-    """The Mime's secret card: one face on a card, with its name underneath."""
+def _card_face(face: int, size: int) -> Image.Image:
+    """A card's face, drawn once for every language's card (read-only)."""
+    return draw_face(face, size)
+
+
+@lru_cache(maxsize=FACES * len(shipped()))
+def face_png(face: int, locale: str = DEFAULT) -> bytes:
+    """The Mime's secret card: one face on a card, with its name in ``locale`` underneath."""
     size = 256
     pad = size // 16
     text_h = size // 6
     card = Image.new("RGB", (size + 2 * pad, size + 2 * pad + text_h), (252, 246, 232))
     draw = ImageDraw.Draw(card)
     draw.rounded_rectangle((2, 2, card.width - 3, card.height - 3), radius=pad, outline=INK, width=3)
-    art = draw_face(face, size)
+    art = _card_face(face, size)
     card.paste(art, (pad, pad), art)
-    font = fonts.font(max(10, size // 9))
-    draw.text((card.width / 2, size + pad + text_h / 2), MONSTERS[face], fill=INK, font=font, anchor="mm")
+    name = t(locale, MONSTERS[face])
+    _fitted_text(draw, (card.width / 2, size + pad + text_h / 2), name, max(10, size // 9), size)
     return _png(card)
 
 
 def draw_all_faces() -> None:
-    """Fill ``face_png``'s cache: the Mime's card is sent inside a press, on the event loop."""
-    for face in range(FACES):
-        face_png(face)
+    """Fill ``face_png``'s cache in every language: the Mime's card is sent inside a press, on the
+    event loop."""
+    for locale in shipped():
+        for face in range(FACES):
+            face_png(face, locale)
 
 
-@lru_cache(maxsize=FACES + 1)
-def board_png(highlight: int | None = None) -> bytes:
-    """All 16 faces in a 4×4 grid with names, in tile order (row by row, like the buttons);
-    ``highlight`` rings one tile in gold (the revealed card).
+@lru_cache(maxsize=(FACES + 1) * len(shipped()))  # 17 per language
+def board_png(highlight: int | None = None, locale: str = DEFAULT) -> bytes:
+    """All 16 faces in a 4×4 grid with names (in ``locale``), in tile order (row by row, like the
+    buttons); ``highlight`` rings one tile in gold (the revealed card).
 
-    Who holds a tile is shown on its button, not here: so these 17 pictures serve every game and
-    turn, each drawn once (~40 ms) and cached, and a slap uploads nothing.
+    Who holds a tile is shown on its button, not here: so these 17 pictures per language serve
+    every game and turn, each drawn once (~40 ms) and cached, and a slap uploads nothing.
     """
     width = 4 * CELL + 2 * MARGIN
     board = Image.new("RGB", (width, 4 * (CELL + LABEL_H) + 2 * MARGIN), (250, 244, 228))
     draw = ImageDraw.Draw(board)
-    name_font = fonts.font(20)
     for tile in range(FACES):
         row, col = divmod(tile, 4)
         x = MARGIN + col * CELL
@@ -462,13 +479,8 @@ def board_png(highlight: int | None = None) -> bytes:
         image = face_image(tile)
         off = (CELL - FACE) // 2
         board.paste(image, (x + off, y + off), image)
-        draw.text(
-            (x + CELL / 2, y + CELL + 2),
-            f"{tile + 1}. {MONSTERS[tile]}",
-            fill=INK,
-            font=name_font,
-            anchor="mm",
-        )
+        name = t(locale, MONSTERS[tile])
+        _fitted_text(draw, (x + CELL / 2, y + CELL + 2), f"{tile + 1}. {name}", 20, CELL - 24)
         if tile == highlight:
             draw.rounded_rectangle(
                 (x + 2, y + 2, x + CELL - 2, y + CELL + LABEL_H - 2), 16, outline=(220, 150, 0), width=6

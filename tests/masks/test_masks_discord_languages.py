@@ -1,0 +1,277 @@
+"""Island of Monster Masks in several languages through SimCord: on a German server the board,
+the lobby, the emoji-mode notices, a computer Mime's post and the turn pings speak German to
+everyone, while each member's private texts (the Mime's card, slaps, races, refusals, /rules)
+speak their own Discord language; no language shows the secret card before its reveal; the
+record verifies and holds no language."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+from conftest import SETTLE_S, Table
+
+from bot.games.masks.faces import MONSTERS
+from bot.games.masks.pictures import board_png
+from bot.games.masks.simulate import check_log
+from bot.i18n import t
+from bot.replays import verify
+from bot.turn_pings import PING_AFTER_MS
+
+pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
+
+WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does
+PAUSE = 5  # seconds: the pause after a reveal
+LANGUAGES = ("en", "de", "fr")
+
+
+@dataclass
+class World:
+    env: Any
+    guild: Any
+    channel: Any
+    members: list[Any]
+
+    def board(self) -> Any:
+        return self.channel.last_message
+
+
+def german_server(env: Any, locales: Any, channel: Any = None) -> World:
+    """Berlin's #spiele: anna speaks French, bert German, carl and dora English."""
+    guild = env.create_guild("Berlin", preferred_locale="de")
+    channel = guild.create_text_channel("spiele", **({"overwrites": channel} if channel else {}))
+    members = [guild.add_member(env.create_user(name)) for name in ("anna", "bert", "carl", "dora")]
+    locales.members.update({members[0].id: "fr", members[1].id: "de"})
+    return World(env, guild, channel, members)
+
+
+async def open_game(world: World, n: int = 4, race_window_ms: int = WIDE, **options: Any) -> Table:
+    host, *others = world.members[:n]
+    await host.slash(world.channel, "masks new", **options)
+    for member in others:
+        await member.click(world.board(), label="Join")
+    world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = race_window_ms
+    await host.click(world.board(), label="Start")
+    return Table(world, world.members[:n])
+
+
+def embed_text(message: Any) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        parts += [f"{field.name}\n{field.value}" for field in embed.fields]
+    for row in message.components:
+        parts += [getattr(child, "label", None) or "" for child in getattr(row, "children", [])]
+    return "\n".join(parts)
+
+
+def public_text(world: World) -> str:
+    return "\n".join(embed_text(m) for m in world.channel.history() if not m.flags.ephemeral)
+
+
+def assert_secret_card_kept_in_every_language(table: Table, world: World) -> None:
+    """The card is named in bold (as a card, not as a tile's label) in no public message, in no
+    language, and no public message carries the card's picture."""
+    card = MONSTERS[table.card()]
+    public = [m for m in world.channel.history(viewer=world.members[3]) if not m.flags.ephemeral]
+    text = "\n".join(embed_text(m) for m in public)
+    for locale in LANGUAGES:
+        assert f"**{t(locale, card)}**" not in text, locale
+    assert all(a.filename != "card.png" for m in public for a in m.attachments)
+
+
+async def test_a_german_board_and_each_members_private_texts_in_their_own_language(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    anna, bert, carl, dora = world.members
+    await anna.slash(world.channel, "masks new")
+    assert "Ratezeit: **1 Min.**" in embed_text(world.board())  # the lobby's options: the server's language
+    for member in (bert, carl, dora):
+        await member.click(world.board(), label="Join")
+    world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = WIDE
+    await anna.click(world.board(), label="Start")
+    table = Table(world, world.members)
+    assert table.session.locale == "de"
+    board = table.board()
+    assert board.embeds[0].title == "Insel der Monstermasken — Zug 1 von 12"
+    assert "ist der Mime" in board.embeds[0].description and "Meine Karte" in board.embeds[0].description
+    labels = [child.label for row in board.components for child in row.children]
+    assert labels[:2] == ["Grummel", "Kicher"] and labels[-2:] == ["Meine Karte", "Raten beenden"]
+    assert (
+        "Stapel: 23 Karten · aus dem Spiel: 0 · Mime: Kamera · Geräusche: nein" in board.embeds[0].footer.text
+    )
+
+    # anna pressed Start and is the Mime: her card came with that press, in French, to her only.
+    card = table.card()
+    [first] = [m for m in world.channel.history(viewer=anna) if m.flags.ephemeral]
+    assert first.content == (
+        f"🤫 Tour 1 : votre carte secrète est **{t('fr', MONSTERS[card])}**. Mimez ce visage — sans un mot !"
+    )
+    again = await anna.click(table.board(), label="Meine Karte")
+    assert again.ephemeral and f"**{t('fr', MONSTERS[card])}**" in again.response.content
+    looked = await bert.click(table.board(), label="Meine Karte")
+    assert looked.response.content == "Nur der Mime darf die geheime Karte ansehen. Schau zu und schlag!"
+    assert_secret_card_kept_in_every_language(table, world)
+
+    # A race for one tile: bert first, carl 40 ms later; each is answered in their own language.
+    tile = next(tile for tile in range(16) if tile != card)
+    name = MONSTERS[tile]
+    slapped = await table.slap(bert, tile)
+    assert slapped.ephemeral and slapped.response.content.startswith(
+        f"✋ Du hast **{t('de', name)}** geschlagen."
+    )
+    await simcord_env.advance_time(0.04)
+    late = await table.slap(carl, tile)
+    assert late.response.content.startswith(f"✋ You slapped **{name}**.")
+    refused = await table.slap(anna, card)
+    assert (
+        refused.ephemeral
+        and refused.response.content == "Vous êtes le Mime : mimez le visage, ne frappez pas !"
+    )
+    await simcord_env.advance_time(WIDE / 1000 + 0.1)
+    lost = late.followups[-1]
+    assert lost.ephemeral and lost.content.startswith(f"⚡ **bert** slapped **{name}** ")
+    assert lost.content.endswith("ms before you. A slap can't be changed: you hold no tile this turn.")
+    # The engine's refusals name the monster in the presser's language.
+    again = await table.slap(bert, card)
+    assert (
+        again.response.content
+        == f"Du hast schon {t('de', name)} geschlagen; ein Schlag lässt sich nicht ändern."
+    )
+    again = await table.slap(carl, card)
+    assert again.response.content == (
+        f"You lost the race for {name}: a slap can't be changed, so you hold no tile this turn."
+    )
+    text = embed_text(table.board())
+    assert f"**bert** · ✋ {t('de', name)}" in text and "**carl** · ⚡ Wettlauf verloren" in text
+    assert_secret_card_kept_in_every_language(table, world)
+    # Nothing private reached the channel.
+    assert "Du hast" not in public_text(world) and "Vous" not in public_text(world)
+
+    await table.slap(dora, card)  # the last guesser: the card is revealed, in German
+    await simcord_env.advance_time(WIDE / 1000 + 0.1)
+    description = table.board().embeds[0].description
+    assert description.startswith(f"Zug 1: Die Karte war **{t('de', MONSTERS[card])}** (alle Ratenden")
+    assert "**dora** hat sie erraten: je +1 Karte für **dora** und **anna**." in description
+    # The board's picture names the faces in German, the revealed card ringed.
+    (attachment,) = table.board().attachments
+    assert simcord_env.backend.cdn.get(attachment.url) == board_png(card, "de")
+
+
+async def test_a_whole_game_on_a_german_server_ends_in_german_and_its_record_has_no_language(
+    simcord_env, locales
+):
+    world = german_server(simcord_env, locales)
+    table = await open_game(world, n=3)
+    turns = table.view["turns"]
+    for turn in range(1, turns + 1):
+        card = table.card()
+        first, second = table.guessers()
+        await table.slap(first, card)
+        await table.slap(second, (card + 1) % 16)
+        await simcord_env.advance_time(WIDE / 1000 + 0.1)
+        if turn < turns:
+            await simcord_env.advance_time(PAUSE)
+    assert table.session is None
+    final = world.board().embeds[0]
+    assert final.title == "Insel der Monstermasken — Spielende"
+    assert final.description.startswith("Sieger: **")
+    assert final.fields[0].name == "Gesammelte Karten" and " — 6 Karten" in final.fields[0].value
+    assert final.footer.text.startswith("9 Züge · 0 Karten aus dem Spiel")
+    storage = simcord_env.bot.storage
+    (listed,) = await storage.recent_games(world.guild.id, channel_id=world.channel.id)
+    rec = (await storage.game_log(world.guild.id, listed.game_key)).log
+    check_log(rec)
+    assert verify(rec).verified
+    stored = json.dumps(rec, ensure_ascii=False)
+    for monster in MONSTERS:
+        for locale in ("de", "fr"):
+            if t(locale, monster) != monster:
+                assert t(locale, monster) not in stored
+
+
+async def test_emoji_mode_notices_and_a_computer_mimes_post_speak_the_servers_language(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    anna, bert = world.members[:2]
+    await anna.slash(world.channel, "masks new", mime_mode="emoji")
+    await anna.click(world.board(), label="Add computer")
+    lobby = embed_text(world.board())
+    assert "🤖 Computer lesen die Emoji des Mimen (**normal**)" in lobby
+    await bert.click(world.board(), label="Join")
+    await anna.click(world.board(), label="Start")
+    table = Table(world, [anna, None, bert])
+    # anna mimes with words: removed, and the channel is told in German (the mention is a field).
+    await anna.send(world.channel, "ein Gesicht mit Tränen")
+    notice = world.channel.history()[-1]
+    assert notice.content == (
+        f"{anna.mention} du bist der Mime: nur Emoji, solange die anderen raten. Ich habe deine Nachricht entfernt."
+    )
+    await anna.click(table.board(), label="Raten beenden")
+    await simcord_env.advance_time(PAUSE)  # the computer in seat 1 is the Mime now
+    assert (
+        "ist der Mime: Gleich spielt er seine Karte hier in Emoji vor." in table.board().embeds[0].description
+    )
+    for _ in range(6):
+        await simcord_env.advance_time(1)
+        posts = [m for m in world.channel.history() if m.author.bot and " spielt vor: " in (m.content or "")]
+        if posts:
+            break
+    [post] = posts
+    assert post.content.startswith("🎭 **🤖 ")
+    card = MONSTERS[table.card()]
+    assert not any(t(locale, card).lower() in post.content.lower() for locale in LANGUAGES)
+
+
+async def test_without_manage_messages_the_notice_speaks_the_servers_language(simcord_env, locales):
+    world = german_server(
+        simcord_env,
+        locales,
+        channel={simcord_env.bot.user: discord.PermissionOverwrite(manage_messages=False)},
+    )
+    await open_game(world, n=3, mime_mode="emoji")
+    notices = [m.content for m in world.channel.history() if m.content.startswith("😀")]
+    assert notices == [
+        "😀 Emoji-Modus: Der Mime sollte hier während eines Zuges nur Emoji posten. Mir fehlt in diesem "
+        "Kanal die Berechtigung **Nachrichten verwalten**, also kann ich andere Nachrichten nicht "
+        "entfernen — bitte spielt fair!"
+    ]
+
+
+async def test_the_turn_ping_asks_in_the_servers_language(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    table = await open_game(world, n=3, guess_seconds=3600)
+    await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)
+    [ping] = [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+    waiting = " ".join(f"<@{g.id}>" for g in table.guessers())
+    assert f"{waiting}: schau dem Mimen zu und schlag ein Plättchen." in ping.content
+
+
+async def test_rules_of_masks_speak_each_readers_language(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    anna, bert, carl = world.members[:3]
+    read = {}
+    for member in (anna, bert, carl):
+        shown = await member.slash(world.channel, "rules", game="masks")
+        assert shown.ephemeral
+        read[member] = shown.response.embeds[0].description
+    assert read[anna].startswith("**L'Île des masques de monstres** (3 à 8 joueurs).")
+    assert read[bert].startswith("**Insel der Monstermasken** (3–8 Spieler).")
+    assert read[carl].startswith("**Island of Monster Masks** (3–8 players).")
+
+
+async def test_a_moderator_switches_a_running_games_language_from_its_next_board_on(simcord_env, locales):
+    world = german_server(simcord_env, locales)
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mod = world.guild.add_member(simcord_env.create_user("chef"), roles=[admins])
+    table = await open_game(world, n=3)
+    assert table.board().embeds[0].title == "Insel der Monstermasken — Zug 1 von 9"
+    answer = await mod.slash(world.channel, "settings", language="fr")
+    assert answer.ephemeral and table.session.locale == "fr"
+    await table.mime.click(table.board(), label="Raten beenden")  # the German board still on show
+    board = table.board()
+    assert board.embeds[0].title == "L'Île des masques de monstres — tour 1 sur 9"
+    assert "Dernier tour" not in embed_text(board) and "la carte était" in board.embeds[0].description
+    (attachment,) = board.attachments
+    assert simcord_env.backend.cdn.get(attachment.url) == board_png(table.view["last_reveal"]["card"], "fr")
