@@ -31,6 +31,7 @@ from test_kingdom_discord_support import (  # noqa: E402
 from bot.games.kingdom.cards import CHARACTERS, CLOWN, DEATH, PRINCESS, THIEF  # noqa: E402
 from bot.i18n import t  # noqa: E402
 from bot.replays import verify  # noqa: E402
+from bot.turn_pings import PING_AFTER_MS  # noqa: E402
 
 
 @dataclass
@@ -163,3 +164,39 @@ async def test_a_whole_game_on_a_french_server_is_recorded_and_verifies_as_in_en
     stored = json.dumps(rec, ensure_ascii=False)
     for word in ("Voleur", "Bouffon", "Princesse", "Dieb", "Narr", "manche", "Runde"):
         assert word not in stored
+
+
+async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_readers_language(
+    simcord_env, locales
+) -> None:
+    world = french_server(simcord_env)
+    anna, benoit, carl, _ = world.members
+    locales.members.update({anna.id: "de", benoit.id: "fr"})
+    read = {}
+    for member in (anna, benoit, carl):
+        shown = await member.slash(world.channel, "rules", game="kingdom")
+        assert shown.ephemeral
+        read[member] = shown.response.embeds[0].description
+    assert read[anna].startswith("**Ziel.** In jeder Runde hält jeder eine geheime Charakterkarte")
+    assert "`/königreich neu modus länge bedenkzeit`" in read[anna]
+    assert read[benoit].startswith("**But.** À chaque manche, chacun tient une carte personnage secrète")
+    assert read[carl].startswith("**Goal.** Each round everyone holds one secret character card")
+    assert not list(world.channel.history())
+
+    # The lobby's options and the turn ping are public: the server's language, not the host's.
+    await anna.slash(world.channel, "kingdom new", mode="only-one", timer=5400)
+    lobby = world.channel.last_message.embeds[0]
+    options = "\n".join([lobby.description or "", *(f"{f.name}\n{f.value}" for f in lobby.fields)])
+    assert "Mode : **Il ne peut en rester qu'un** (2–20 joueurs)" in options
+    assert "Minuteur de tour : 1 h 30 min" in options
+    for member in (benoit, carl):
+        await member.click(world.channel.last_message, label="Join")
+    await anna.click(world.channel.last_message, label="Start")
+    engine = engine_of(simcord_env, world.channel)
+    player = world.members[engine.active]
+    await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)
+    [ping] = [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+    asked = (
+        "c'est votre tour : appuyez sur 🃏 **Ma carte** pour voir votre carte et ce que vous pouvez faire."
+    )
+    assert f"<@{player.id}>: {asked}" in ping.content
