@@ -22,17 +22,18 @@ from bot.games.kingdom import board as render
 from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
+from bot.i18n import DEFAULT, N_, duration, private_locale, t
 from bot.sessions import SeatToken, Session
-from bot.words import LONGEST_TURN_S, duration
+from bot.words import LONGEST_TURN_S
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
 # What a turn ping asks: the card is private, so the player is sent to their own view of it.
-PING_ACTIVE = "it is your turn: press 🃏 **My card** to see your card and what you can do."
+PING_ACTIVE = N_("it is your turn: press 🃏 **My card** to see your card and what you can do.")
 # Actions whose target receives a card from somebody else's move.
 GIVES_TARGET_A_CARD = frozenset({"exchange", "swap", "bard", "dragon"})
 
-RULES = """\
+RULES = N_("""\
 **Goal.** Each round everyone holds one secret character card (0 Death … 12 King). After one \
 action each, the **lowest** card takes a token (Death always loses). Fewest tokens wins.
 **Deal.** The first dealer is chosen randomly; then the deal passes to the right: each round's \
@@ -65,7 +66,7 @@ their turn is over. \
 Standings are recorded as tokens taken (in *only one*: tokens lost), fewer is better.
 **Computer players** (🤖, seated by the host in the lobby) see only their own card, their Thief \
 peek and the cards shown face up, and think 2–5 s before acting.
-"""
+""")
 
 
 class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over the Kingdom"):
@@ -99,15 +100,16 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
         )
 
-    def options_text(self, options: Mapping[str, Any], locale: str = "en") -> str:
+    def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
         mode = options.get("mode", "classic")
         low, high = MODES.get(mode, (3, 16))
-        lines = [f"Mode: **{render.MODE_NAMES.get(mode, mode)}** ({low}–{high} players)"]
+        name = t(locale, render.MODE_NAMES[mode]) if mode in render.MODE_NAMES else mode
+        lines = [t(locale, "Mode: **{mode}** ({low}–{high} players)", mode=name, low=low, high=high)]
         if mode == "only-one":
-            lines.append("Tokens are lives: 5 (2–6 players), 4 (7–12), 3 (13–20)")
+            lines.append(t(locale, "Tokens are lives: 5 (2–6 players), 4 (7–12), 3 (13–20)"))
         else:
-            lines.append(f"Length: players × {options.get('length', 3)} rounds")
-        lines.append(f"Turn timer: {duration(options.get('turn_ms', 60_000))}")
+            lines.append(t(locale, "Length: players × {length} rounds", length=options.get("length", 3)))
+        lines.append(t(locale, "Turn timer: {timer}", timer=duration(locale, options.get("turn_ms", 60_000))))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ the board
@@ -119,9 +121,14 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         view = session.engine.view(None)
         names = self._names(session)
         board = render.kingdom_board(
-            view, names, session.channel_id, session.game_key, self._unreached_notes(session, view, names)
+            view,
+            names,
+            session.channel_id,
+            session.game_key,
+            self._unreached_notes(session, view, names),
+            locale=session.locale,
         )
-        return sign(board, session.commitment)
+        return sign(board, session.commitment, locale=session.locale)
 
     def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
         """A player handed a card by someone else's move, whom no private message can reach (no
@@ -138,7 +145,14 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
                 continue  # a computer reads its card from its view: nobody to tell
             last = session.last_interaction.get(target)
             if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
-                notes.append(f"📬 **{names[target]}**, your card changed: press 🃏 **My card**.")
+                notes.append(
+                    "📬 "
+                    + t(
+                        session.locale,
+                        "**{name}**, your card changed: press 🃏 **My card**.",
+                        name=names[target],
+                    )
+                )
         return list(dict.fromkeys(notes))
 
     def ping_turn(self, session: Session) -> str | None:
@@ -152,14 +166,18 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         """The player whose move it is."""
         engine = session.engine
         assert isinstance(engine, KingdomEngine)
-        return {} if engine.active is None else {engine.active: PING_ACTIVE}
+        return {} if engine.active is None else {engine.active: t(session.locale, PING_ACTIVE)}
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
         board = render.final_board(
-            session.engine.view(None), self._names(session), result.winners, session.game_key
+            session.engine.view(None),
+            self._names(session),
+            result.winners,
+            session.game_key,
+            locale=session.locale,
         )
-        return sign(board, session.commitment, seed=session.seed, salt=session.salt)
+        return sign(board, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
 
     def recorded_scores(self, session: Session, result: Result) -> list[int]:
         """Fewer is better on the leaderboard in every mode: in only-one the engine's score is
@@ -175,26 +193,30 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         assert isinstance(engine, KingdomEngine)
         parsed = render.parse_press(press.name, press.arg, press.values)
         if parsed is None:
-            raise IllegalAction("That button is not part of this game.")
+            raise IllegalAction(N_("That button is not part of this game."))
         if parsed.pop("version") != engine.version:
-            raise IllegalAction("That was an out-of-date board: the game has moved on. Look again and retry.")
+            raise IllegalAction(
+                N_("That was an out-of-date board: the game has moved on. Look again and retry.")
+            )
         if parsed["type"] == render.POWER:
             # A card panel's ids do not name the card: the power is the one the presser holds.
             kind = POWER_OF.get(engine.char(seat))  # type: ignore[arg-type]
             if kind is None:
-                raise IllegalAction("Your card has no power to use on your turn.")
+                raise IllegalAction(N_("Your card has no power to use on your turn."))
             parsed["type"] = kind
         return parsed
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
+        """Private news in the seat's own language (its member's latest press showed it)."""
+        locale = session.seat_locale(seat)
         if event.kind == "card" and event.data.get("how") != "deal":
             engine = session.engine
             assert isinstance(engine, KingdomEngine)
             # Rendered after the move: the round may be over already (the dealer's cut).
             spent = engine.phase != "play" or seat in engine.acted
-            return render.received_message(event.data, self._names(session), spent=spent)
+            return render.received_message(event.data, self._names(session), spent=spent, locale=locale)
         if event.kind == "peek":
-            return render.peek_message(event.data, self._names(session))
+            return render.peek_message(event.data, self._names(session), locale)
         return None
 
     async def handle_query(
@@ -203,7 +225,9 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         if press.name != "card":
             return False
         assert session.engine is not None
-        message = render.my_card_message(session.engine.view(seat), self._names(session), session.channel_id)
+        view = session.engine.view(seat)
+        locale = private_locale(interaction)
+        message = render.my_card_message(view, self._names(session), session.channel_id, locale)
         await send_private(interaction, **self.bound(session, message))
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)

@@ -33,6 +33,7 @@ from bot.games.kingdom.board import POWERS  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF, TRADER  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
+from bot.i18n import shipped  # noqa: E402
 from cogs.kingdom import KingdomCog  # noqa: E402
 
 NAMES = ["alice", "bob", "carol", "dave"]
@@ -296,9 +297,9 @@ async def test_the_reveal_picture_is_drawn_off_the_event_loop(world, monkeypatch
     """A 16-seat table takes tens of milliseconds to draw; other channels must not wait for it."""
     drawn_on = []
 
-    def recording_reveal_png(reveal, names):
+    def recording_reveal_png(reveal, names, locale="en"):
         drawn_on.append(threading.current_thread())
-        return reveal_png(reveal, names)
+        return reveal_png(reveal, names, locale=locale)
 
     monkeypatch.setattr(kingdom_board, "reveal_png", recording_reveal_png)
     env, channel = world.env, world.channel
@@ -318,15 +319,16 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
     drawn_on = []
     real_card_image = pictures._card_image
 
-    def recording_card_image(char):
+    def recording_card_image(char, locale="en"):
         drawn_on.append(threading.current_thread())
-        return real_card_image(char)
+        return real_card_image(char, locale)
 
     monkeypatch.setattr(pictures, "_card_image", recording_card_image)
     card_png.cache_clear()
     await restart_bot([KingdomCog])
-    assert card_png.cache_info().currsize == 13
-    assert len(drawn_on) == 13 and threading.main_thread() not in drawn_on
+    # Every card in every shipped language: a card's words are drawn in its reader's language.
+    assert card_png.cache_info().currsize == 13 * len(shipped())
+    assert len(drawn_on) == 13 * len(shipped()) and threading.main_thread() not in drawn_on
 
 
 async def test_a_card_panel_acts_once_and_only_while_it_is_current(world):

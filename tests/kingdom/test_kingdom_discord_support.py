@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.components import bound_id
+from bot.components import bound_id, button_id
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
@@ -50,7 +50,9 @@ async def open_game(world: Any, players: int, **options: Any) -> list[Any]:
 
 async def card_panel(env: Any, channel: Any, member: Any) -> Any:
     """``member`` presses My card; the private answer (their card panel)."""
-    looked = await member.click(board_of(env, channel, member), label="My card")
+    # By its id, not its label: the board may speak any language.
+    my_card = bound(env, channel, button_id(channel.id, "card"))
+    looked = await member.click(board_of(env, channel, member), custom_id=my_card)
     assert looked.ephemeral
     return looked.response
 

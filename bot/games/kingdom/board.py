@@ -25,13 +25,14 @@ from bot.board import Board, Picture
 from bot.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
-from bot.words import plural
+from bot.i18n import DEFAULT, N_, t, tn
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
+# The same names as the slash command's choices (commands.po), translated where shown.
 MODE_NAMES = {
-    "classic": "Classic",
-    "death-over-all": "Death over all players",
-    "only-one": "There can be only one",
+    "classic": N_("Classic"),
+    "death-over-all": N_("Death over all players"),
+    "only-one": N_("There can be only one"),
 }
 EMOJI = ("💀", "🍺", "⚖️", "🕵️", "🤡", "🎵", "🕯️", "🪄", "🐉", "⚔️", "👸", "👑", "🤴")
 BUTTONS = frozenset({"stand", "exchange", "cut", "swap", "keep", "next"})
@@ -45,8 +46,14 @@ PANEL_PRESSES = frozenset({POWER})
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 
-def card_label(card: Mapping[str, Any]) -> str:
-    return f"{EMOJI[card['char']]} **{card['name']}** ({card['char']})"
+def card_name(char: int, locale: str = DEFAULT) -> str:
+    """A character's name in the language (views and events carry the English, as records do)."""
+    return t(locale, CHARACTERS[char].name)
+
+
+def card_label(card: Mapping[str, Any], locale: str = DEFAULT) -> str:
+    char = card["char"]
+    return f"{EMOJI[char]} **{card_name(char, locale)}** ({char})"
 
 
 def version_arg(version: int, target: int | None = None) -> str:
@@ -115,17 +122,22 @@ def _king(seat: Mapping[str, Any]) -> bool:
     return shown is not None and shown["char"] == 12
 
 
-def _power_label(kind: str, target: int | None, names: Sequence[str]) -> str:
-    victim = names[target] if target is not None else ""
-    return {
-        "trader": f"{EMOJI[2]} Trader: swap with the deck's top card",
-        "dragon": f"{EMOJI[8]} Dragon: {victim} discards and draws",
-        "thief": f"{EMOJI[3]} Thief: look at {victim}'s card",
-        "bard": f"{EMOJI[5]} Bard: swap unseen with {victim}",
-    }[kind][:80]
+POWER_LABELS = {
+    "trader": (EMOJI[2], N_("Trader: swap with the deck's top card")),
+    "dragon": (EMOJI[8], N_("Dragon: {name} discards and draws")),
+    "thief": (EMOJI[3], N_("Thief: look at {name}'s card")),
+    "bard": (EMOJI[5], N_("Bard: swap unseen with {name}")),
+}
 
 
-def _items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> list[Any]:
+def _power_label(kind: str, target: int | None, names: Sequence[str], locale: str = DEFAULT) -> str:
+    emoji, label = POWER_LABELS[kind]
+    return (emoji + " " + t(locale, label, name=names[target] if target is not None else ""))[:80]
+
+
+def _items(
+    view: Mapping[str, Any], names: Sequence[str], channel_id: int, locale: str = DEFAULT
+) -> list[Any]:
     """Buttons for the moves any holder may make, and My card (where the powers are)."""
     version = view["version"]
     items: list[Any] = []
@@ -134,26 +146,37 @@ def _items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> li
         if kind in POWERS:
             continue
         if kind == "stand":
-            label, emoji, style = "Stand", "✋", discord.ButtonStyle.primary
+            label, emoji, style = t(locale, "Stand"), "✋", discord.ButtonStyle.primary
         elif kind == "cut":
-            label, emoji, style = "Cut the deck", "✂️", discord.ButtonStyle.secondary
+            label, emoji, style = t(locale, "Cut the deck"), "✂️", discord.ButtonStyle.secondary
         elif kind == "next":
-            label, emoji, style = "Next round", "▶️", discord.ButtonStyle.success
+            label, emoji, style = t(locale, "Next round"), "▶️", discord.ButtonStyle.success
         elif kind == "exchange":
-            label, emoji, style = f"Exchange with {names[target]}", "🔁", discord.ButtonStyle.secondary
+            label = t(locale, "Exchange with {name}", name=names[target])
+            emoji, style = "🔁", discord.ButtonStyle.secondary
         elif kind == "swap":
-            label, emoji, style = f"Take {names[target]}'s card", "🤝", discord.ButtonStyle.primary
+            label = t(locale, "Take {name}'s card", name=names[target])
+            emoji, style = "🤝", discord.ButtonStyle.primary
         else:  # keep
-            label, emoji, style = "Keep the Thief", EMOJI[3], discord.ButtonStyle.secondary
+            label, emoji, style = t(locale, "Keep the Thief"), EMOJI[3], discord.ButtonStyle.secondary
         arg = version_arg(version, target if kind == "exchange" else None)
         items.append(GameButton(channel_id, kind, arg, label=label[:80], emoji=emoji, style=style, row=0))
     items.append(
-        GameButton(channel_id, "card", label="My card", emoji="🃏", style=discord.ButtonStyle.success, row=0)
+        GameButton(
+            channel_id,
+            "card",
+            label=t(locale, "My card"),
+            emoji="🃏",
+            style=discord.ButtonStyle.success,
+            row=0,
+        )
     )
     return items
 
 
-def power_items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> list[Any]:
+def power_items(
+    view: Mapping[str, Any], names: Sequence[str], channel_id: int, locale: str = DEFAULT
+) -> list[Any]:
     """The controls of a card panel, for ``view = engine.view(seat)``: the powers this seat's own
     card offers now (only on its turn, only legal targets), or nothing."""
     version = view["version"]
@@ -163,13 +186,15 @@ def power_items(view: Mapping[str, Any], names: Sequence[str], channel_id: int) 
         kind, target = action["type"], action.get("target")
         if kind not in POWERS:
             continue
-        arg, label = version_arg(version, target), _power_label(kind, target, names)
+        arg, label = version_arg(version, target), _power_label(kind, target, names, locale)
         if kind in ("trader", "dragon"):
             buttons.append(GameButton(channel_id, POWER, arg, label=label, style=discord.ButtonStyle.primary))
         else:
             targets.append(discord.SelectOption(label=label, value=arg))
     if targets:
-        buttons.append(GameSelect(channel_id, POWER, targets, placeholder="Use your card's power on…"))
+        buttons.append(
+            GameSelect(channel_id, POWER, targets, placeholder=t(locale, "Use your card's power on…"))
+        )
     return buttons
 
 
@@ -184,42 +209,63 @@ def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> t
 
 
 # ------------------------------------------------------------------ words
-def describe(action: Mapping[str, Any], names: Sequence[str]) -> str:
+def describe(action: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
     """One public action record in words."""
     kind = action["type"]
     who = f"**{names[action['seat']]}**"
     target = f"**{names[action['target']]}**" if action.get("target") is not None else ""
     if kind == "stand":
         if action.get("auto") == "king":
-            return f"👑 {who} holds the King and stands"
+            return "👑 " + t(locale, "{who} holds the King and stands", who=who)
         if action.get("timeout"):
-            return f"⏰ {who} ran out of time and stands"
-        return f"✋ {who} stands"
+            return "⏰ " + t(locale, "{who} ran out of time and stands", who=who)
+        return "✋ " + t(locale, "{who} stands", who=who)
     if kind == "exchange":
-        return f"🔁 {who} exchanged cards with {target}"
+        return "🔁 " + t(locale, "{who} exchanged cards with {target}", who=who, target=target)
     if kind == "cut":
-        return f"✂️ {who} discarded {card_label(action['discarded'])} and cut the deck"
+        card = card_label(action["discarded"], locale)
+        return "✂️ " + t(locale, "{who} discarded {card} and cut the deck", who=who, card=card)
     if kind == "trader":
-        return f"{EMOJI[2]} {who} used the Trader: it now lies face up on the deck"
+        return EMOJI[2] + " " + t(locale, "{who} used the Trader: it now lies face up on the deck", who=who)
     if kind == "thief":
-        return f"{EMOJI[3]} {who} used the Thief to look at {target}'s card"
+        return (
+            EMOJI[3]
+            + " "
+            + t(locale, "{who} used the Thief to look at {target}'s card", who=who, target=target)
+        )
     if kind == "swap":
-        return f"{EMOJI[3]} {who} took {target}'s card; {target} now holds the Thief"
+        return (
+            EMOJI[3]
+            + " "
+            + t(locale, "{who} took {target}'s card; {target} now holds the Thief", who=who, target=target)
+        )
     if kind == "keep":
         if action.get("timeout"):
-            return f"⏰ {who} ran out of time and keeps the Thief"
-        return f"{EMOJI[3]} {who} kept the Thief"
+            return "⏰ " + t(locale, "{who} ran out of time and keeps the Thief", who=who)
+        return EMOJI[3] + " " + t(locale, "{who} kept the Thief", who=who)
     if kind == "bard":
-        return f"{EMOJI[5]} {who} used the Bard: swapped cards with {target}, unseen"
-    if kind == "dragon":
         return (
-            f"{EMOJI[8]} {who} used the Dragon: {target} discarded {card_label(action['discarded'])} "
-            "and drew from the deck"
+            EMOJI[5]
+            + " "
+            + t(locale, "{who} used the Bard: swapped cards with {target}, unseen", who=who, target=target)
+        )
+    if kind == "dragon":
+        card = card_label(action["discarded"], locale)
+        return (
+            EMOJI[8]
+            + " "
+            + t(
+                locale,
+                "{who} used the Dragon: {target} discarded {card} and drew from the deck",
+                who=who,
+                target=target,
+                card=card,
+            )
         )
     return f"{who}: {kind}"
 
 
-def _log(lines: Sequence[str]) -> str:
+def _log(lines: Sequence[str], locale: str = DEFAULT) -> str:
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
@@ -228,7 +274,7 @@ def _log(lines: Sequence[str]) -> str:
             kept.append("…")
             break
         kept.append(line)
-    return "\n".join(reversed(kept)) or "Nobody has played yet."
+    return "\n".join(reversed(kept)) or t(locale, "Nobody has played yet.")
 
 
 def _tokens(mode: str, count: int) -> str:
@@ -237,7 +283,11 @@ def _tokens(mode: str, count: int) -> str:
     return f"{count} 🪙"
 
 
-def _seat_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def _names_list(seats: Sequence[int], names: Sequence[str]) -> str:
+    return ", ".join(f"**{names[s]}**" for s in seats)
+
+
+def _seat_lines(view: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> list[str]:
     seats = view["seats"]
     mode = view["mode"]
     revealed = view["phase"] != "play"
@@ -246,95 +296,141 @@ def _seat_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     for position, s in enumerate(view["order"], start=1):
         seat = seats[s]
         marker = "👉" if s == view["turn"] else ("✔️" if seat["acted"] and not revealed else "▫️")
-        tags = " · 🎴 dealer" if seat["dealer"] else ""
+        tags = " · 🎴 " + t(locale, "dealer") if seat["dealer"] else ""
         if s in final:
             c = final[s]
-            how = " turned" if c["turned"] else (" copied" if c["copied_from"] is not None else "")
-            card = f"{card_label(c)} →{how} **{c['value']}**"
+            label, value = card_label(c, locale), c["value"]
+            if c["turned"]:
+                card = t(locale, "{card} → turned **{value}**", card=label, value=value)
+            elif c["copied_from"] is not None:
+                card = t(locale, "{card} → copied **{value}**", card=label, value=value)
+            else:
+                card = t(locale, "{card} → **{value}**", card=label, value=value)
             if c["loser"] or c["delta"]:
                 sign = "+" if c["delta"] > 0 else ""
-                card += f" · {'**LOSES**' if c['loser'] else ''} {sign}{c['delta']}".rstrip()
+                loses = t(locale, "**LOSES**") if c["loser"] else ""
+                card += f" · {loses} {sign}{c['delta']}".rstrip()
         elif seat["shown"] is not None:
-            card = f"face up: {card_label(seat['shown'])}"
+            card = t(locale, "face up: {card}", card=card_label(seat["shown"], locale))
         else:
-            card = "🂠 face down"
+            card = "🂠 " + t(locale, "face down")
         lines.append(
             f"{marker} `{position}.` **{names[s]}** — {_tokens(mode, seat['tokens'])} · {card}{tags}"
         )
-    out = [s for s in view["eliminated"]]
+    out = list(view["eliminated"])
     if out:
-        lines.append("💀 Out: " + ", ".join(f"**{names[s]}**" for s in out))
+        lines.append("💀 " + t(locale, "Out: {names}", names=_names_list(out, names)))
     return lines
 
 
-def _header(view: Mapping[str, Any], names: Sequence[str], live: bool = True) -> str:
+def _header(view: Mapping[str, Any], names: Sequence[str], live: bool = True, locale: str = DEFAULT) -> str:
     """What is happening now; ``live`` adds the running clocks and the Next round button, which
     a replay of a finished game has none of."""
     if view["phase"] == "reveal":
         reveal = view["reveal"]
-        losers = ", ".join(f"**{names[s]}**" for s in reveal["losers"]) or "nobody"
-        text = f"🌅 **Round {reveal['round']} revealed.** Lowest card: {losers}."
-        if reveal["eliminated"]:
-            text += " Out of the game: " + ", ".join(f"**{names[s]}**" for s in reveal["eliminated"]) + "."
-        deadline = view["deadline"] if live else None
-        text += f"\n**{names[view['next_dealer']]}** deals next"
-        text += (
-            f" — the round starts <t:{deadline // 1000}:R> or when a player presses **Next round**."
-            if deadline
-            else "."
+        losers = _names_list(reveal["losers"], names) or t(locale, "nobody")
+        text = "🌅 " + t(
+            locale, "**Round {round} revealed.** Lowest card: {losers}.", round=reveal["round"], losers=losers
         )
+        if reveal["eliminated"]:
+            text += " " + t(
+                locale, "Out of the game: {names}.", names=_names_list(reveal["eliminated"], names)
+            )
+        deadline = view["deadline"] if live else None
+        dealer = names[view["next_dealer"]]
+        if deadline:
+            text += "\n" + t(
+                locale,
+                "**{name}** deals next — the round starts {when} or when a player presses **Next round**.",
+                name=dealer,
+                when=f"<t:{deadline // 1000}:R>",
+            )
+        else:
+            text += "\n" + t(locale, "**{name}** deals next.", name=dealer)
         return text
     seat = view["turn"]
     if seat is None:
-        return "The game is over."
+        return t(locale, "The game is over.")
     deadline = view["deadline"] if live else None
-    clock = f" — time runs out <t:{deadline // 1000}:R>" if deadline else ""
+    when = f"<t:{deadline // 1000}:R>" if deadline else ""
     if view["choosing"] is not None:
-        return (
-            f"{EMOJI[3]} **{names[seat]}** looked at **{names[view['peek_target']]}**'s card: "
-            f"take it or keep the Thief{clock}."
-        )
-    return f"👉 **{names[seat]}**'s turn{clock}."
+        fields = {"name": names[seat], "target": names[view["peek_target"]], "when": when}
+        if deadline:
+            text = t(
+                locale,
+                "**{name}** looked at **{target}**'s card: take it or keep the Thief — time runs out {when}.",
+                **fields,
+            )
+        else:
+            text = t(locale, "**{name}** looked at **{target}**'s card: take it or keep the Thief.", **fields)
+        return EMOJI[3] + " " + text
+    if deadline:
+        return "👉 " + t(locale, "**{name}**'s turn — time runs out {when}.", name=names[seat], when=when)
+    return "👉 " + t(locale, "**{name}**'s turn.", name=names[seat])
 
 
-def _effects(reveal: Mapping[str, Any], names: Sequence[str]) -> str:
+def _effects(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
     lines = []
     for effect in reveal["effects"]:
         who = f"**{names[effect['seat']]}**"
         kind = effect["effect"]
         if kind == "turn":
-            lines.append(
-                f"🔃 {who}'s {CHARACTERS[effect['char']].name} turned ({CHARACTERS[effect['because']].name} in play) → {effect['value']}"
+            text = t(
+                locale,
+                "{who}'s {card} turned ({trigger} in play) → {value}",
+                who=who,
+                card=card_name(effect["char"], locale),
+                trigger=card_name(effect["because"], locale),
+                value=effect["value"],
             )
+            lines.append("🔃 " + text)
         elif kind == "monk":
-            lines.append(f"{EMOJI[6]} {who}'s Monk copied **{names[effect['from']]}** → {effect['value']}")
+            text = t(
+                locale,
+                "{who}'s Monk copied **{other}** → {value}",
+                who=who,
+                other=names[effect["from"]],
+                value=effect["value"],
+            )
+            lines.append(EMOJI[6] + " " + text)
         elif kind == "dealer_monk":
-            lines.append(f"{EMOJI[6]} {who}'s Monk is the dealer's: it stays 6")
+            lines.append(EMOJI[6] + " " + t(locale, "{who}'s Monk is the dealer's: it stays 6", who=who))
         elif kind == "king_returns":
-            lines.append(f"👑 {who} returned a token for holding the King")
+            lines.append("👑 " + t(locale, "{who} returned a token for holding the King", who=who))
     if reveal["death"]:
-        lines.append(f"{EMOJI[0]} Death: " + ", ".join(f"**{names[s]}**" for s in reveal["death"]))
-    return _log(lines) if lines else "No card changed value."
+        lines.append(EMOJI[0] + " " + t(locale, "Death: {names}", names=_names_list(reveal["death"], names)))
+    return _log(lines, locale) if lines else t(locale, "No card changed value.")
 
 
-def reveal_picture(view: Mapping[str, Any], names: Sequence[str], game_key: str) -> Picture | None:
+def reveal_picture(
+    view: Mapping[str, Any], names: Sequence[str], game_key: str, locale: str = DEFAULT
+) -> Picture | None:
+    """The revealed table; its words are drawn in the board's language, which is in its key."""
     reveal = view["reveal"]
     if reveal is None:
         return None
     names = tuple(names)
-    return Picture(("kingdom", game_key, reveal["round"]), lambda: reveal_png(reveal, names), "reveal.png")
-
-
-def _footer(view: Mapping[str, Any], live: bool = True) -> str:
-    mode = view["mode"]
-    rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
-    goal = (
-        "Tokens are lives: lose them all and you are out"
-        if mode == "only-one"
-        else "Lowest card takes a token; fewest tokens wins"
+    return Picture(
+        ("kingdom", locale, game_key, reveal["round"]),
+        lambda: reveal_png(reveal, names, locale=locale),
+        "reveal.png",
     )
-    how = " Powers: on your turn, under My card." if live else ""
-    return f"{MODE_NAMES[mode]} · {rounds} · {goal}.{how}"
+
+
+def _rounds(view: Mapping[str, Any], locale: str = DEFAULT) -> str:
+    if view["rounds"]:
+        return t(locale, "Round {round}/{rounds}", round=view["round"], rounds=view["rounds"])
+    return t(locale, "Round {round}", round=view["round"])
+
+
+def _footer(view: Mapping[str, Any], live: bool = True, locale: str = DEFAULT) -> str:
+    mode = view["mode"]
+    if mode == "only-one":
+        goal = t(locale, "Tokens are lives: lose them all and you are out.")
+    else:
+        goal = t(locale, "Lowest card takes a token; fewest tokens wins.")
+    how = " " + t(locale, "Powers: on your turn, under My card.") if live else ""
+    return f"{t(locale, MODE_NAMES[mode])} · {_rounds(view, locale)} · {goal}{how}"
 
 
 def kingdom_board(
@@ -345,54 +441,77 @@ def kingdom_board(
     notes: Sequence[str] = (),
     *,
     live: bool = True,
+    locale: str = DEFAULT,
 ) -> Board:
     """The public board for ``view = engine.view(None)``. ``notes`` are extra public lines
     (e.g. "press My card"). ``live=False`` is a replay's board: no clock, no instructions."""
-    rounds = f"Round {view['round']}/{view['rounds']}" if view["rounds"] else f"Round {view['round']}"
-    embed = discord.Embed(title=f"Death Over the Kingdom — {rounds}", colour=COLOUR)
-    parts = [_header(view, names, live)]
+    title = t(locale, "Death Over the Kingdom") + " — " + _rounds(view, locale)
+    embed = discord.Embed(title=title, colour=COLOUR)
+    parts = [_header(view, names, live, locale)]
     if view["round"] == 1 and view["phase"] == "play":
         # Later deals follow from the first ("the deal passes to the right"), so only it is news.
-        parts.append(f"🎲 **{names[view['dealer']]}** was drawn at random to deal first.")
-    parts += ["", *_seat_lines(view, names)]
+        parts.append(
+            "🎲 " + t(locale, "**{name}** was drawn at random to deal first.", name=names[view["dealer"]])
+        )
+    parts += ["", *_seat_lines(view, names, locale)]
     if notes:
         parts += ["", *notes]
     embed.description = "\n".join(parts)
     embed.add_field(
-        name="This round", value=_log([describe(a, names) for a in view["actions"]]), inline=False
+        name=t(locale, "This round"),
+        value=_log([describe(a, names, locale) for a in view["actions"]], locale),
+        inline=False,
     )
-    deck = plural(view["deck_size"], "card")
+    size = view["deck_size"]
     if view["deck_top"] is not None:
-        deck += f", top face up: {card_label(view['deck_top'])}"
-    embed.add_field(name="Deck", value=deck, inline=True)
+        top = card_label(view["deck_top"], locale)
+        deck = tn(locale, "{n} card, top face up: {card}", "{n} cards, top face up: {card}", size, card=top)
+    else:
+        deck = tn(locale, "{n} card", "{n} cards", size)
+    embed.add_field(name=t(locale, "Deck"), value=deck, inline=True)
     if view["discards"]:
         embed.add_field(
-            name="Discarded", value=", ".join(card_label(c) for c in view["discards"]), inline=True
+            name=t(locale, "Discarded"),
+            value=", ".join(card_label(c, locale) for c in view["discards"]),
+            inline=True,
         )
     reveal = view["reveal"]
     if reveal is not None:
         if view["phase"] == "reveal":
-            embed.add_field(name="End of round", value=_effects(reveal, names), inline=False)
+            embed.add_field(
+                name=t(locale, "End of round"), value=_effects(reveal, names, locale), inline=False
+            )
         else:
             cards = {c["seat"]: c for c in reveal["cards"]}
             losers = ", ".join(
-                f"**{names[s]}** with {card_label(cards[s])} → {cards[s]['value']}" for s in reveal["losers"]
+                t(
+                    locale,
+                    "**{name}** with {card} → {value}",
+                    name=names[s],
+                    card=card_label(cards[s], locale),
+                    value=cards[s]["value"],
+                )
+                for s in reveal["losers"]
             )
             embed.add_field(
-                name=f"Last round ({reveal['round']})", value=f"Lowest: {losers or 'nobody'}", inline=False
+                name=t(locale, "Last round ({round})", round=reveal["round"]),
+                value=t(locale, "Lowest: {losers}", losers=losers or t(locale, "nobody")),
+                inline=False,
             )
-    embed.set_footer(text=_footer(view, live))
+    embed.set_footer(text=_footer(view, live, locale))
     return Board(
         embed=embed,
-        items=_items(view, names, channel_id),
+        items=_items(view, names, channel_id, locale),
         # The picture is shown while the table looks at the reveal. During play the last round
         # is a line of text: an image on the board made every edit cost about 1 ms more.
-        picture=reveal_picture(view, names, game_key) if view["phase"] == "reveal" else None,
+        picture=reveal_picture(view, names, game_key, locale) if view["phase"] == "reveal" else None,
     )
 
 
 # ------------------------------------------------------------------ the end
-def standings_lines(view: Mapping[str, Any], names: Sequence[str], winners: Sequence[int]) -> list[str]:
+def standings_lines(
+    view: Mapping[str, Any], names: Sequence[str], winners: Sequence[int], locale: str = DEFAULT
+) -> list[str]:
     """Every seat with its tokens, best first: fewest taken, or in only-one most left (then who
     lasted longest)."""
     tokens = view["tokens"]
@@ -406,67 +525,88 @@ def standings_lines(view: Mapping[str, Any], names: Sequence[str], winners: Sequ
     lines = []
     for place, s in enumerate(rank, start=1):
         crown = " 🏆" if s in winners else ""
-        left = " left" if view["mode"] == "only-one" else ""
-        gone = " · out" if s in view["eliminated"] and s not in winners else ""
-        lines.append(f"`{place}.` **{names[s]}** — {_tokens(view['mode'], tokens[s])}{left}{gone}{crown}")
+        count = _tokens(view["mode"], tokens[s])
+        if view["mode"] == "only-one":
+            count = t(locale, "{tokens} left", tokens=count)
+        gone = " · " + t(locale, "out") if s in view["eliminated"] and s not in winners else ""
+        lines.append(f"`{place}.` **{names[s]}** — {count}{gone}{crown}")
     return lines
 
 
 def final_board(
-    view: Mapping[str, Any], names: Sequence[str], winners: Sequence[int], game_key: str
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    winners: Sequence[int],
+    game_key: str,
+    *,
+    locale: str = DEFAULT,
 ) -> Board:
-    embed = discord.Embed(title="Death Over the Kingdom — game over", colour=COLOUR)
-    who = ", ".join(f"**{names[s]}**" for s in winners) or "nobody"
+    embed = discord.Embed(title=t(locale, "Death Over the Kingdom — game over"), colour=COLOUR)
+    who = _names_list(winners, names) or t(locale, "nobody")
     played = view["reveal"]["round"] if view["reveal"] else view["round"]
-    embed.description = "\n".join(
-        [f"🏆 Winner{'s' if len(winners) > 1 else ''}: {who}", "", *standings_lines(view, names, winners)]
-    )
+    won = "🏆 " + tn(locale, "Winner: {names}", "Winners: {names}", max(1, len(winners)), names=who)
+    embed.description = "\n".join([won, "", *standings_lines(view, names, winners, locale)])
     if view["eliminated"]:
         embed.add_field(
-            name="Eliminated (in order)",
-            value=", ".join(f"**{names[s]}**" for s in view["eliminated"]),
+            name=t(locale, "Eliminated (in order)"),
+            value=_names_list(view["eliminated"], names),
             inline=False,
         )
     if view["reveal"] is not None:
-        embed.add_field(name=f"Last round ({played})", value=_effects(view["reveal"], names), inline=False)
-    score = (
-        "Recorded for the leaderboard as tokens lost (fewer is better)."
-        if view["mode"] == "only-one"
-        else "Recorded for the leaderboard as tokens taken (fewer is better)."
-    )
-    embed.set_footer(text=f"{MODE_NAMES[view['mode']]} · {plural(played, 'round')} · {score}")
-    return Board(embed=embed, items=[], picture=reveal_picture(view, names, game_key))
+        embed.add_field(
+            name=t(locale, "Last round ({round})", round=played),
+            value=_effects(view["reveal"], names, locale),
+            inline=False,
+        )
+    if view["mode"] == "only-one":
+        score = t(locale, "Recorded for the leaderboard as tokens lost (fewer is better).")
+    else:
+        score = t(locale, "Recorded for the leaderboard as tokens taken (fewer is better).")
+    mode_name = MODE_NAMES[view["mode"]]
+    mode = t(locale, mode_name)
+    rounds = tn(locale, "{n} round", "{n} rounds", played)
+    embed.set_footer(text=f"{mode} · {rounds} · {score}")
+    return Board(embed=embed, items=[], picture=reveal_picture(view, names, game_key, locale))
 
 
 # ------------------------------------------------------------------ private messages
 HOW = {
-    "exchange": "🔁 Exchange with **{other}**",
-    "thief": f"{EMOJI[3]} Thief swap with **{{other}}**",
-    "bard": f"{EMOJI[5]} Bard swap with **{{other}}**",
-    "dragon": f"{EMOJI[8]} The Dragon made you discard; you drew from the deck",
-    "cut": "✂️ You cut the deck",
-    "trader": f"{EMOJI[2]} You took the deck's top card",
-    "deal": "🎴 Dealt to you",
+    "exchange": ("🔁", N_("Exchange with **{other}**")),
+    "thief": (EMOJI[3], N_("Thief swap with **{other}**")),
+    "bard": (EMOJI[5], N_("Bard swap with **{other}**")),
+    "dragon": (EMOJI[8], N_("The Dragon made you discard; you drew from the deck")),
+    "cut": ("✂️", N_("You cut the deck")),
+    "trader": (EMOJI[2], N_("You took the deck's top card")),
+    "deal": ("🎴", N_("Dealt to you")),
 }
+NEW_CARD = ("🎴", N_("New card"))
 
 
-def card_file(char: int) -> discord.File:
-    return discord.File(io.BytesIO(card_png(char)), filename="card.png")
+def card_file(char: int, locale: str = DEFAULT) -> discord.File:
+    """The card's picture, its words (name, timing) in ``locale``."""
+    return discord.File(io.BytesIO(card_png(char, locale=locale)), filename="card.png")
 
 
-SPENT = "You have had your turn this round, so you cannot use this power now: only the card's value counts."
+SPENT = N_(
+    "You have had your turn this round, so you cannot use this power now: only the card's value counts."
+)
 
 
 def card_embed(
-    card: Mapping[str, Any], title: str, lines: Sequence[str] = (), *, spent: bool = False
+    card: Mapping[str, Any],
+    title: str,
+    lines: Sequence[str] = (),
+    *,
+    spent: bool = False,
+    locale: str = DEFAULT,
 ) -> discord.Embed:
-    """The card's picture at full size, its power and ``lines``. ``spent``: its holder has had
-    their turn this round, so a turn power on the card is said to be out of reach."""
+    """The card's picture at full size, its power and ``lines``. ``spent``: its holder has had their turn this round, so a turn power on the card
+    is said to be out of reach."""
     character = CHARACTERS[card["char"]]
     embed = discord.Embed(title=title, colour=COLOUR)
-    power = [f"*{character.power}*"]
+    power = [f"*{t(locale, character.power)}*"]
     if spent and character.timing == "turn":
-        power.append(SPENT)
+        power.append(t(locale, SPENT))
     embed.description = "\n".join([*power, *lines])
     embed.set_image(url="attachment://card.png")
     return embed
@@ -478,80 +618,107 @@ def turn_spent(view: Mapping[str, Any], seat: int) -> bool:
 
 
 def received_message(
-    event: Mapping[str, Any], names: Sequence[str], *, spent: bool = False
+    event: Mapping[str, Any], names: Sequence[str], *, spent: bool = False, locale: str = DEFAULT
 ) -> dict[str, Any]:
     """An ephemeral message for a private ``card`` event; ``spent`` as in ``card_embed``."""
     other = names[event["from"]] if event.get("from") is not None else ""
-    how = HOW.get(event["how"], "🎴 New card").format(other=other)
-    title = f"Your new card: {CHARACTERS[event['char']].name} ({event['char']})"
-    embed = card_embed(event, title, spent=spent)
-    return {"content": how, "embed": embed, "file": card_file(event["char"])}
-
-
-def peek_message(event: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    target = names[event["target"]]
-    title = f"{target} holds: {CHARACTERS[event['char']].name} ({event['char']})"
-    lines = ["Only you saw it. On the board: **Take** their card, or **Keep the Thief**."]
+    emoji, how = HOW.get(event["how"], NEW_CARD)
+    char = event["char"]
+    title = t(locale, "Your new card: {card} ({value})", card=card_name(char, locale), value=char)
+    embed = card_embed(event, title, spent=spent, locale=locale)
     return {
-        "content": f"{EMOJI[3]} You looked at **{target}**'s card.",
-        "embed": card_embed(event, title, lines),
-        "file": card_file(event["char"]),
+        "content": emoji + " " + t(locale, how, other=other),
+        "embed": embed,
+        "file": card_file(char, locale),
     }
 
 
-def what_you_can_do(me: Mapping[str, Any], view: Mapping[str, Any], names: Sequence[str]) -> str:
+def peek_message(event: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> dict[str, Any]:
+    target, char = names[event["target"]], event["char"]
+    title = t(locale, "{name} holds: {card} ({value})", name=target, card=card_name(char, locale), value=char)
+    lines = [t(locale, "Only you saw it. On the board: **Take** their card, or **Keep the Thief**.")]
+    return {
+        "content": EMOJI[3] + " " + t(locale, "You looked at **{name}**'s card.", name=target),
+        "embed": card_embed(event, title, lines, locale=locale),
+        "file": card_file(char, locale),
+    }
+
+
+def _either(choices: Sequence[str], locale: str) -> str:
+    text = choices[0]
+    for other in choices[1:]:
+        text = t(locale, "{first} or {second}", first=text, second=other)
+    return text
+
+
+def what_you_can_do(
+    me: Mapping[str, Any], view: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT
+) -> str:
     legal = me["legal"]
     if view["phase"] == "reveal":
-        return "The round is revealed: press **Next round** when the table is ready."
+        return t(locale, "The round is revealed: press **Next round** when the table is ready.")
     if not legal:
         turn = view["turn"]
-        return f"Not your turn: **{names[turn]}** is playing." if turn is not None else "Nothing to do now."
+        if turn is None:
+            return t(locale, "Nothing to do now.")
+        return t(locale, "Not your turn: **{name}** is playing.", name=names[turn])
     parts: list[str] = []
     targets: dict[str, list[str]] = {}
     for action in legal:
         kind = action["type"]
         target = action.get("target")
+        name = names[target] if target is not None else ""
         if kind in ("thief", "bard"):
-            targets.setdefault(kind, []).append(names[target])
+            targets.setdefault(kind, []).append(name)
         elif kind == "stand":
-            parts.append("**Stand**")
+            parts.append(t(locale, "**Stand**"))
         elif kind == "exchange":
-            parts.append(f"**Exchange** with {names[target]}")
+            parts.append(t(locale, "**Exchange** with {name}", name=name))
         elif kind == "cut":
-            parts.append("**Cut the deck** (discard yours face up, draw one)")
+            parts.append(t(locale, "**Cut the deck** (discard yours face up, draw one)"))
         elif kind == "trader":
-            parts.append("use the **Trader** (swap with the deck's top card)")
+            parts.append(t(locale, "use the **Trader** (swap with the deck's top card)"))
         elif kind == "dragon":
-            parts.append(f"use the **Dragon** on {names[target]}")
+            parts.append(t(locale, "use the **Dragon** on {name}", name=name))
         elif kind == "swap":
-            parts.append(f"**Take** {names[target]}'s card")
+            parts.append(t(locale, "**Take** {name}'s card", name=name))
         elif kind == "keep":
-            parts.append("**Keep the Thief**")
+            parts.append(t(locale, "**Keep the Thief**"))
     if "thief" in targets:
-        parts.append("use the **Thief** on " + " or ".join(targets["thief"]))
+        parts.append(t(locale, "use the **Thief** on {names}", names=_either(targets["thief"], locale)))
     if "bard" in targets:
-        parts.append("use the **Bard** on " + " or ".join(targets["bard"]))
-    text = "Your turn: you can " + ", ".join(parts) + "."
+        parts.append(t(locale, "use the **Bard** on {names}", names=_either(targets["bard"], locale)))
+    text = t(locale, "Your turn: you can {moves}.", moves=", ".join(parts))
     if any(action["type"] in POWERS for action in legal):
-        text += " Your card's power is below; the other moves are on the board."
+        text += " " + t(locale, "Your card's power is below; the other moves are on the board.")
     return text
 
 
-def my_card_message(view: Mapping[str, Any], names: Sequence[str], channel_id: int) -> dict[str, Any]:
+def my_card_message(
+    view: Mapping[str, Any], names: Sequence[str], channel_id: int, locale: str = DEFAULT
+) -> dict[str, Any]:
     """The ephemeral answer to "My card" for ``view = engine.view(seat)``: the card, what it can
     do now, and on the seat's turn the controls of its power (the card panel)."""
     me = view["me"]
     card = me["card"]
     if card is None:
-        return {"content": "You are out of the game: you hold no card."}
-    lines = ["", what_you_can_do(me, view, names)]
+        return {"content": t(locale, "You are out of the game: you hold no card.")}
+    lines = ["", what_you_can_do(me, view, names, locale)]
     if me["peek"] is not None:
         peek = me["peek"]
-        lines.append(f"You looked at **{names[peek['target']]}**'s card: {card_label(peek)}.")
-    title = f"Your card: {card['name']} ({card['char']})"
-    embed = card_embed(card, title, lines, spent=turn_spent(view, me["seat"]))
-    message = {"embed": embed, "file": card_file(card["char"])}
-    controls = power_items(view, names, channel_id)
+        lines.append(
+            t(
+                locale,
+                "You looked at **{name}**'s card: {card}.",
+                name=names[peek["target"]],
+                card=card_label(peek, locale),
+            )
+        )
+    char = card["char"]
+    title = t(locale, "Your card: {card} ({value})", card=card_name(char, locale), value=char)
+    embed = card_embed(card, title, lines, spent=turn_spent(view, me["seat"]), locale=locale)
+    message = {"embed": embed, "file": card_file(char, locale)}
+    controls = power_items(view, names, channel_id, locale)
     if controls:
         message["view"] = make_view(controls)
     return message

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.engine.protocol import N_
+
 
 @dataclass(frozen=True)
 class Character:
     value: int  # printed value, also the character's id (0..12)
-    name: str
+    name: str  # English, as records keep it; a board shows it translated (``N_``-marked)
     # Value once turned upside down. The rulebook never prints it; our reading is 12 - value.
     # None: the card never turns.
     turned: int | None
@@ -21,69 +23,79 @@ class Character:
     # Knight, so one lookup answers "does this card turn?".
     turns_if: str | None
     timing: str  # "turn": a power used on your turn; "end": end of round; "always"; "none"
-    power: str
+    power: str  # English, N_-marked: translated where shown
 
 
 CHARACTERS: tuple[Character, ...] = (
-    Character(0, "Death", None, None, "always", "Its holder always loses the round."),
-    Character(1, "Innkeeper", 11, "King", "end", "End of round: turns if a King is in play."),
+    Character(0, N_("Death"), None, None, "always", N_("Its holder always loses the round.")),
+    Character(1, N_("Innkeeper"), 11, "King", "end", N_("End of round: turns if a King is in play.")),
     Character(
         2,
-        "Trader",
+        N_("Trader"),
         None,
         None,
         "turn",
-        "Your turn: reveal it and swap it with the top card of the deck "
-        "(the Trader becomes the deck's top card, face up).",
+        N_(
+            "Your turn: reveal it and swap it with the top card of the deck "
+            "(the Trader becomes the deck's top card, face up)."
+        ),
     ),
     Character(
         3,
-        "Thief",
+        N_("Thief"),
         None,
         None,
         "turn",
-        "Your turn: reveal it, secretly look at the card of any one player after you this round, "
-        "then choose whether to swap your Thief with it.",
+        N_(
+            "Your turn: reveal it, secretly look at the card of any one player after you this round, "
+            "then choose whether to swap your Thief with it."
+        ),
     ),
-    Character(4, "Clown", 8, "Queen", "end", "End of round: turns if a Queen is in play."),
+    Character(4, N_("Clown"), 8, "Queen", "end", N_("End of round: turns if a Queen is in play.")),
     Character(
         5,
-        "Bard",
+        N_("Bard"),
         None,
         None,
         "turn",
-        "Your turn: reveal it and swap it, unseen, with the card of any one player after you this round.",
+        N_("Your turn: reveal it and swap it, unseen, with the card of any one player after you this round."),
     ),
     Character(
         6,
-        "Monk",
+        N_("Monk"),
         None,
         None,
         "end",
-        "End of round: takes the value of the card of the player to your right. "
-        "Not for the dealer: a dealer's Monk stays 6.",
+        N_(
+            "End of round: takes the value of the card of the player to your right. "
+            "Not for the dealer: a dealer's Monk stays 6."
+        ),
     ),
-    Character(7, "Magician", 5, "Monk", "end", "End of round: turns if a Monk is in play."),
+    Character(7, N_("Magician"), 5, "Monk", "end", N_("End of round: turns if a Monk is in play.")),
     Character(
         8,
-        "Dragon",
+        N_("Dragon"),
         4,
         "Knight",
         "turn",
-        "Your turn: reveal it; the player to your right discards their card face up and takes the top "
-        "card of the deck, then plays their own turn with it. Not for the dealer.",
+        N_(
+            "Your turn: reveal it; the player to your right discards their card face up and takes the top "
+            "card of the deck, then plays their own turn with it. Not for the dealer."
+        ),
     ),
-    Character(9, "Knight", 3, "Princess", "end", "End of round: every Dragon in play turns."),
-    Character(10, "Princess", None, None, "end", "End of round: every Knight in play turns."),
-    Character(11, "Queen", 1, "Princess", "end", "End of round: turns if a Princess is in play."),
+    Character(9, N_("Knight"), 3, "Princess", "end", N_("End of round: every Dragon in play turns.")),
+    Character(10, N_("Princess"), None, None, "end", N_("End of round: every Knight in play turns.")),
+    Character(11, N_("Queen"), 1, "Princess", "end", N_("End of round: turns if a Princess is in play.")),
     Character(
         12,
-        "King",
+        N_("King"),
         None,
         None,
         "always",
-        "Shown face up as soon as a player holds it. No exchange, swap, cut or Dragon can take it "
-        "from its holder, nor can its holder give it away: the holder can only stand.",
+        N_(
+            "Shown face up as soon as a player holds it. No exchange, swap, cut or Dragon can take it "
+            "from its holder, nor can its holder give it away: the holder can only stand."
+        ),
     ),
 )
 

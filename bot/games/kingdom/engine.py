@@ -13,7 +13,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Self
 
-from bot.engine.protocol import Action, Dice, Event, GameEngine, IllegalAction, Result
+from bot.engine.protocol import N_, Action, Dice, Event, GameEngine, IllegalAction, Result
 from bot.games.kingdom.cards import (
     BARD,
     CHARACTERS,
@@ -40,6 +40,13 @@ DEFAULTS: dict[str, Any] = {"mode": "classic", "length": 3, "turn_ms": 60_000, "
 ALL_DEFAULTS: dict[str, Any] = {**DEFAULTS, "dealer": None, "decks": []}
 LENGTHS = range(2, 7)  # Classic / Death over all: rounds = players x length
 TARGETED = ("thief", "bard")
+# A refusal per power, whole sentences: a language may need the card's name declined.
+NOT_HELD = {
+    "trader": N_("You do not hold the Trader."),
+    "thief": N_("You do not hold the Thief."),
+    "bard": N_("You do not hold the Bard."),
+    "dragon": N_("You do not hold the Dragon."),
+}
 STATE_VERSION = 1
 # Attributes saved as they are by to_json (the dice and the face-up set are converted).
 _STATE_KEYS = (
@@ -398,34 +405,34 @@ class KingdomEngine(GameEngine):
         """A reason a player can act on."""
         kind = action.get("type")
         if self.phase == "over":
-            return IllegalAction("The game is over.")
+            return IllegalAction(N_("The game is over."))
         if self.phase == "reveal":
-            return IllegalAction("The round is over; the next one starts shortly.")
+            return IllegalAction(N_("The round is over; the next one starts shortly."))
         if not 0 <= seat < self.players or self.out[seat]:
-            return IllegalAction("You are not in this game.")
+            return IllegalAction(N_("You are not in this game."))
         if self.active != seat:
-            return IllegalAction("It is not your turn.")
+            return IllegalAction(N_("It is not your turn."))
         if self.peek is not None:
-            return IllegalAction("Choose whether to swap your Thief or keep it.")
+            return IllegalAction(N_("Choose whether to swap your Thief or keep it."))
         if self._holds_king(seat):
-            return IllegalAction("The King's holder can only stand.")
+            return IllegalAction(N_("The King's holder can only stand."))
         target = action.get("target")
         if target is None and kind in ("exchange", "dragon"):
             target = self.right_of(seat)
         if isinstance(target, int) and 0 <= target < self.players and self._holds_king(target):
-            return IllegalAction("Nobody can take the King from its holder.")
+            return IllegalAction(N_("Nobody can take the King from its holder."))
         if kind in POWER_CARDS:
             if self.char(seat) != POWER_CARDS[kind]:
-                return IllegalAction(f"You do not hold the {kind.capitalize()}.")
+                return IllegalAction(NOT_HELD[kind])
             if kind in TARGETED:
-                return IllegalAction("Choose a player after you this round.")
+                return IllegalAction(N_("Choose a player after you this round."))
             if kind == "dragon" and self.right_of(seat) is None:
-                return IllegalAction("The dealer has nobody to the right: no Dragon.")
+                return IllegalAction(N_("The dealer has nobody to the right: no Dragon."))
         if kind == "exchange" and self.right_of(seat) is None:
-            return IllegalAction("The dealer's exchange is the cut.")
+            return IllegalAction(N_("The dealer's exchange is the cut."))
         if kind == "cut":
-            return IllegalAction("Only the dealer cuts the deck.")
-        return IllegalAction("That is not allowed now.")
+            return IllegalAction(N_("Only the dealer cuts the deck."))
+        return IllegalAction(N_("That is not allowed now."))
 
     def apply(self, seat: int, action: Action, now: int) -> list[Event]:
         kind = action.get("type")

@@ -17,7 +17,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot import fonts
-from bot.games.kingdom.cards import CHARACTERS
+from bot.games.kingdom.cards import BY_NAME, CHARACTERS
+from bot.i18n import DEFAULT, N_, shipped, t
 
 CARD_W, CARD_H = 240, 360
 INK = (34, 30, 40)
@@ -61,9 +62,14 @@ def _table_png(image: Image.Image) -> bytes:
 
 
 def _text_centered(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any, width: float = 0
 ) -> None:
-    draw.text(xy, text, font=_font(size), fill=fill, anchor="mm")
+    """``width``: the room the text has; a longer text (a name in German) is drawn smaller."""
+    font = _font(size)
+    while width and size > 8 and font.getlength(text) > width:
+        size -= 1
+        font = _font(size)
+    draw.text(xy, text, font=font, fill=fill, anchor="mm")
 
 
 # ------------------------------------------------------------------ emblems
@@ -204,8 +210,12 @@ def _tint(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple(int(p * 0.75 + c * 0.25) for p, c in zip(PAPER, colour, strict=True))  # type: ignore[return-value]
 
 
-def _card_image(char: int) -> Image.Image:
+TIMINGS = {"turn": N_("YOUR TURN"), "end": N_("END OF ROUND"), "always": N_("ALWAYS")}
+
+
+def _card_image(char: int, locale: str = DEFAULT) -> Image.Image:
     c = CHARACTERS[char]
+    name = t(locale, c.name)
     image = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     d.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), 18, fill=COLOURS[char], outline=INK, width=4)
@@ -213,11 +223,11 @@ def _card_image(char: int) -> Image.Image:
     # Printed value top left, name across the top.
     d.ellipse((18, 18, 70, 70), fill=COLOURS[char], outline=INK, width=3)
     _text_centered(d, (44, 44), str(c.value), 30, "white")
-    _text_centered(d, (CARD_W / 2 + 20, 44), c.name.upper(), 24 if len(c.name) < 8 else 20, INK)
+    _text_centered(d, (CARD_W / 2 + 20, 44), name.upper(), 24 if len(name) < 8 else 20, INK, CARD_W - 90)
     d.rounded_rectangle((40, 82, CARD_W - 40, 242), 12, fill=_tint(COLOURS[char]))
     _emblem(d, char, 50, 87, 140)
-    timing = {"turn": "YOUR TURN", "end": "END OF ROUND", "always": "ALWAYS", "none": ""}[c.timing]
-    _text_centered(d, (CARD_W / 2, 262), timing, 14, COLOURS[char])
+    timing = t(locale, TIMINGS[c.timing]) if c.timing in TIMINGS else ""
+    _text_centered(d, (CARD_W / 2, 262), timing, 14, COLOURS[char], CARD_W - 40)
     if c.turned is not None:
         # Like a real card: the turned value upside down at the bottom, read by turning the card.
         strip = Image.new("RGBA", (CARD_W - 30, 70), (0, 0, 0, 0))
@@ -225,31 +235,36 @@ def _card_image(char: int) -> Image.Image:
         sd.line((20, 4, strip.width - 20, 4), fill=INK, width=2)
         sd.ellipse((strip.width / 2 - 24, 12, strip.width / 2 + 24, 60), fill=INK)
         _text_centered(sd, (strip.width / 2, 36), str(c.turned), 28, "white")
-        _text_centered(sd, (36, 36), "turned", 13, INK)
-        _text_centered(sd, (strip.width - 36, 36), f"if {c.turns_if}", 13, INK)
+        _text_centered(sd, (36, 36), t(locale, "turned"), 13, INK, 66)
+        trigger = t(locale, BY_NAME[c.turns_if].name) if c.turns_if else ""
+        _text_centered(sd, (strip.width - 36, 36), t(locale, "if {card}", card=trigger), 13, INK, 66)
         image.alpha_composite(strip.rotate(180), (15, CARD_H - 88))
     else:
-        _text_centered(d, (CARD_W / 2, CARD_H - 60), "never turns", 14, (120, 110, 100))
+        _text_centered(
+            d, (CARD_W / 2, CARD_H - 60), t(locale, "never turns"), 14, (120, 110, 100), CARD_W - 40
+        )
     return image
 
 
-@lru_cache(maxsize=32)
-def card_png(char: int) -> bytes:
-    """One character card (0..12) as PNG bytes."""
+@lru_cache(maxsize=128)
+def card_png(char: int, locale: str = DEFAULT) -> bytes:
+    """One character card (0..12) as PNG bytes, its words (name, timing) in ``locale``."""
     if not 0 <= char < len(CHARACTERS):
         raise ValueError(f"No character {char}.")
-    return _png(_card_image(char))
+    return _png(_card_image(char, locale))
 
 
 def draw_all_cards() -> None:
-    """Fill ``card_png``'s cache: a card first pushed inside a press would take ~5 ms of the loop."""
-    for char in range(len(CHARACTERS)):
-        card_png(char)
+    """Fill ``card_png``'s cache in every language: a card first pushed inside a press would
+    take ~5 ms of the loop."""
+    for locale in shipped():
+        for char in range(len(CHARACTERS)):
+            card_png(char, locale)
 
 
-@lru_cache(maxsize=32)
-def _small_card(char: int, turned: bool) -> Image.Image:
-    small = _card_image(char).resize((CARD_W // 2, CARD_H // 2), Image.Resampling.LANCZOS)
+@lru_cache(maxsize=128)
+def _small_card(char: int, turned: bool, locale: str = DEFAULT) -> Image.Image:
+    small = _card_image(char, locale).resize((CARD_W // 2, CARD_H // 2), Image.Resampling.LANCZOS)
     # A turned card is drawn upside down, so its turned value reads the right way up.
     return small.rotate(180) if turned else small
 
@@ -258,7 +273,7 @@ def _small_card(char: int, turned: bool) -> Image.Image:
 Seat = tuple[str, int, int, bool, bool]  # (player name, character, final value, turned, loses)
 
 
-def table_png(seats: tuple[Seat, ...], title: str = "") -> bytes:
+def table_png(seats: tuple[Seat, ...], title: str = "", locale: str = DEFAULT) -> bytes:
     """The revealed table: every seat's card in play order with the player's name, the final
     value (and how it came about) and the losers marked. Build ``seats`` from a reveal with
     ``reveal_seats``."""
@@ -276,14 +291,19 @@ def table_png(seats: tuple[Seat, ...], title: str = "") -> bytes:
         y = top + (i // cols) * cell_h
         if loses:
             d.rounded_rectangle((x - 7, y - 5, x + cw + 6, y + ch + 66), 10, fill=LOSER)
-        image.alpha_composite(_small_card(char, turned), (x, y))
+        image.alpha_composite(_small_card(char, turned, locale), (x, y))
         name = fonts.drawable(name)
         label = name if len(name) <= 14 else name[:13] + "…"
         _text_centered(d, (x + cw / 2, y + ch + 14), label, 15, "white")
-        how = "turned" if turned else ("copied" if char == 6 and value != 6 else "")
-        _text_centered(d, (x + cw / 2, y + ch + 34), f"= {value}" + (f"  ({how})" if how else ""), 16, GOLD)
+        if turned:
+            worth = t(locale, "= {value}  (turned)", value=value)
+        elif char == 6 and value != 6:
+            worth = t(locale, "= {value}  (copied)", value=value)
+        else:
+            worth = f"= {value}"
+        _text_centered(d, (x + cw / 2, y + ch + 34), worth, 16, GOLD, cell_w - 4)
         if loses:
-            _text_centered(d, (x + cw / 2, y + ch + 54), "LOSES", 15, "white")
+            _text_centered(d, (x + cw / 2, y + ch + 54), t(locale, "LOSES"), 15, "white", cell_w - 4)
     return _table_png(image)
 
 
@@ -292,6 +312,7 @@ def reveal_seats(reveal: Mapping[str, Any], names: Sequence[str]) -> tuple[Seat,
     return tuple((names[c["seat"]], c["char"], c["value"], c["turned"], c["loser"]) for c in reveal["cards"])
 
 
-def reveal_png(reveal: Mapping[str, Any], names: Sequence[str]) -> bytes:
-    """The revealed table for an engine reveal, titled with the round number."""
-    return table_png(reveal_seats(reveal, names), f"Round {reveal['round']}")
+def reveal_png(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> bytes:
+    """The revealed table for an engine reveal, titled with the round number, in ``locale``."""
+    title = t(locale, "Round {round}", round=reveal["round"])
+    return table_png(reveal_seats(reveal, names), title, locale)
