@@ -107,12 +107,13 @@ class ConfirmButton(
         "season": N_("Archive the season"),
         "reset": N_("Delete this server's standings"),
         "forget": N_("Forget me"),
+        "cancel": N_("Cancel"),
     }
 
     def __init__(self, what: str, user_id: int, arg: str = "", *, locale: str = DEFAULT) -> None:
         style = discord.ButtonStyle.secondary if what == "cancel" else discord.ButtonStyle.danger
         custom_id = f"cf:{what}:{user_id}" + (f":{arg}" if arg else "")
-        label = t(locale, self.LABELS.get(what, N_("Cancel")))
+        label = t(locale, self.LABELS.get(what, self.LABELS["cancel"]))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.what, self.user_id, self.arg = what, user_id, arg
 
