@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.i18n import DEFAULT, N_, t
+from bot.i18n.catalogues import DEFAULT, N_, t  # Babel only: this module stays free of discord
 
 # openskill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300 (τ keeps σ from shrinking to nothing, so
 # a rating can still move after hundreds of games).

@@ -38,9 +38,14 @@ def game_title(locale: str, title: str) -> str:
     return translated(locale, title, "command") or title
 
 
+def option_name(locale: str, word: str) -> str:
+    """A command's or option's name as members of ``locale`` see it: "computer-gewertet"."""
+    return translated(locale, word, "command name") or word
+
+
 def command_name(locale: str, *words: str) -> str:
     """A slash command as members of ``locale`` type it: ``/kabuki neu``."""
-    return "/" + " ".join(translated(locale, word, "command name") or word for word in words)
+    return "/" + " ".join(option_name(locale, word) for word in words)
 
 
 def score_count(locale: str, label: str, n: int, one: str | None = None) -> str:

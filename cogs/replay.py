@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
-from bot.i18n import DEFAULT, N_, private_locale, t, translated
+from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.replay_board import ReplayPage, replay_page, title_of
 from bot.replay_share import (
     NOT_A_PLAYER_DOWNLOAD,
@@ -38,6 +38,7 @@ from bot.replay_share import (
     record_filename,
 )
 from bot.storage import StoredGame
+from cogs.general import option_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -91,7 +92,7 @@ async def stored_game(interaction: discord.Interaction, key: str) -> StoredGame 
     stored = await bot.storage.game_log(interaction.guild_id or 0, key) if interaction.guild_id else None
     if stored is None or stored.log is None:
         locale = private_locale(interaction)
-        option = (translated(locale, "game", "command name") or "game") + ":"
+        option = option_name(locale, "game") + ":"
         await reply_private(interaction, t(locale, NOT_HERE, option=option))
         return None
     return stored
@@ -300,7 +301,7 @@ class ReplayCog(commands.Cog):
             )
             if not last:
                 locale = private_locale(interaction)
-                option = (translated(locale, "game", "command name") or "game") + ":"
+                option = option_name(locale, "game") + ":"
                 return await reply_private(
                     interaction,
                     t(

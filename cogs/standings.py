@@ -34,7 +34,7 @@ from bot.i18n import (
 )
 from bot.ratings import MIN_RATED_GAMES, described
 from bot.turn_pings import PING_AFTER_MS
-from cogs.general import command_name, game_title, standing_name
+from cogs.general import command_name, game_title, option_name, standing_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -272,7 +272,7 @@ def _could_give(interaction: discord.Interaction, role: discord.Role) -> bool:
 
 def champion_line(guild: discord.Guild, role_id: int | None, locale: str = DEFAULT) -> str:
     """The champions' role as /settings shows it, with what would stop the bot giving it."""
-    option = command_name(locale, "champion-role")[1:]
+    option = option_name(locale, "champion-role")
     if role_id is None:
         return t(locale, "{option}: **none**: a season's end gives no role.", option=option)
     role = guild.get_role(role_id)
@@ -459,14 +459,14 @@ class StandingsCog(commands.Cog):
                 locale,
                 "{option}: **on**: games with computer players **change** the human players' ratings "
                 "(from the next game recorded). Computer players are never rated nor ranked themselves.",
-                option=command_name(locale, "computers-rated")[1:],
+                option=option_name(locale, "computers-rated"),
             )
             if current.computers_rated
             else t(
                 locale,
                 "{option}: **off**: games with computer players **do not change** anyone's rating "
                 "(from the next game recorded). Computer players are never rated nor ranked themselves.",
-                option=command_name(locale, "computers-rated")[1:],
+                option=option_name(locale, "computers-rated"),
             )
         )
         pings = (
@@ -474,14 +474,14 @@ class StandingsCog(commands.Cog):
                 locale,
                 "{option}: **on**: a turn that has waited {wait} mentions the players it waits for, in "
                 "one short message deleted when the turn is over.",
-                option=command_name(locale, "turn-pings")[1:],
+                option=option_name(locale, "turn-pings"),
                 wait=duration(locale, PING_AFTER_MS),
             )
             if current.turn_pings
             else t(
                 locale,
                 "{option}: **off**: nobody is mentioned when it is their turn.",
-                option=command_name(locale, "turn-pings")[1:],
+                option=option_name(locale, "turn-pings"),
             )
         )
         lines = [
