@@ -120,10 +120,8 @@ async def test_every_general_answer_in_the_pseudo_locale_has_no_untranslated_eng
     assert "⟦Ɓŕóñžé⟧" in help_text and "⟦Đíáɱóñđ⟧ 1700+" in help_text
 
 
-async def test_members_of_three_languages_on_a_french_server(simcord_env, locales):
-    from conftest import build_world
-
-    world = build_world(simcord_env, guild_name="Paris")
+async def test_members_of_three_languages_on_a_french_server(world, simcord_env, locales):
+    # The world's games, played on a server whose own language is French.
     guild = simcord_env.create_guild("Lyon", preferred_locale="fr")
     world.guild, world.channel = guild, guild.create_text_channel("jeux")
     alice, bob, carol = (guild.add_member(simcord_env.create_user(n)) for n in ("alice", "bob", "carol"))
