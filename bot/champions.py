@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import DEFAULT, t, translated
 from bot.storage import Standing
 
 if TYPE_CHECKING:
@@ -63,36 +64,62 @@ async def previous_winners(bot: GameBot, guild_id: int, season_id: int) -> list[
     return winners(await podiums(bot, guild_id, seasons[seasons.index(season_id) + 1]))
 
 
-def role_problem(guild: discord.Guild, role: discord.Role | None) -> str | None:
-    """Why the bot cannot give ``role`` to members, in words a server's admin can act on, or None."""
+def _setting(locale: str) -> str:
+    """``/settings champion-role:`` as members of ``locale`` type it."""
+    names = [translated(locale, word, "command name") or word for word in ("settings", "champion-role")]
+    return f"/{names[0]} {names[1]}:"
+
+
+def role_problem(guild: discord.Guild, role: discord.Role | None, locale: str = DEFAULT) -> str | None:
+    """Why the bot cannot give ``role`` to members, in words a server's admin can act on (in
+    their ``locale``), or None."""
     if role is None:
-        return (
-            "The champions' role chosen in `/settings` no longer exists, so nobody got it. "
-            "Choose another with `/settings champion-role:`."
+        return t(
+            locale,
+            "The champions' role chosen in `{settings}` no longer exists, so nobody got it. Choose "
+            "another with `{option}`.",
+            settings=_setting(locale).split()[0],
+            option=_setting(locale),
         )
     name = f"**{discord.utils.escape_markdown(role.name)}**"
     if role.is_default() or role.managed:
-        return (
-            f"{name} cannot be given to members (it is @everyone or belongs to an integration), so "
-            "nobody got it. Choose another with `/settings champion-role:`."
+        return t(
+            locale,
+            "{role} cannot be given to members (it is @everyone or belongs to an integration), so "
+            "nobody got it. Choose another with `{option}`.",
+            role=name,
+            option=_setting(locale),
         )
     me = guild.me
     if me is None or me.id == guild.owner_id:
         return None
     mine = f"**{discord.utils.escape_markdown(me.top_role.name)}**"
     if not me.guild_permissions.manage_roles:
-        where = "me a role with it" if me.top_role.is_default() else f"it to my role {mine}"
-        return (
-            f"I could not give the champions' role {name}: I need the **Manage Roles** permission. "
-            f"Give {where} in Server Settings → Roles, then give {name} to the champions "
-            "by hand (the next season's end will do it by itself)."
+        if me.top_role.is_default():
+            return t(
+                locale,
+                "I could not give the champions' role {role}: I need the **Manage Roles** permission. "
+                "Give me a role with it in Server Settings → Roles, then give {role} to the champions "
+                "by hand (the next season's end will do it by itself).",
+                role=name,
+            )
+        return t(
+            locale,
+            "I could not give the champions' role {role}: I need the **Manage Roles** permission. "
+            "Give it to my role {mine} in Server Settings → Roles, then give {role} to the champions "
+            "by hand (the next season's end will do it by itself).",
+            role=name,
+            mine=mine,
         )
     if role >= me.top_role:
-        return (
-            f"I could not give the champions' role {name}: it sits above my highest role, {mine}, and "
-            f"Discord lets me give only roles below it. In Server Settings → Roles, drag {mine} above "
-            f"{name}, then give {name} to the champions by hand (the next season's end will do it by "
-            "itself)."
+        return t(
+            locale,
+            "I could not give the champions' role {role}: it sits above my highest role, {mine}, and "
+            "Discord lets me give only roles below it. In Server Settings → Roles, drag {mine} above "
+            "{role}, then give {role} to the champions by hand (the next season's end will do it by "
+            "itself).",
+            role=name,
+            mine=mine,
         )
     return None
 
@@ -108,13 +135,20 @@ class Crowning:
 
 
 async def crown(
-    bot: GameBot, guild: discord.Guild, role_id: int, new: list[int], old: Iterable[int]
+    bot: GameBot,
+    guild: discord.Guild,
+    role_id: int,
+    new: list[int],
+    old: Iterable[int],
+    *,
+    locale: str = DEFAULT,
 ) -> Crowning:
     """Give the role to ``new`` and take it from ``old``, the champions it went to last time (the
     role marks the current champions), stopping at the first refusal. Without the privileged
-    members intent the bot has no list of who else holds it: a holder given it by hand keeps it."""
+    members intent the bot has no list of who else holds it: a holder given it by hand keeps it.
+    ``locale``: the language of the problem, said privately to the member who ended the season."""
     role = guild.get_role(role_id)
-    done = Crowning(role, problem=role_problem(guild, role))
+    done = Crowning(role, problem=role_problem(guild, role, locale))
     if done.problem is not None or role is None:
         return done
     moves = [(user, False) for user in dict.fromkeys(old) if user not in new]
@@ -131,15 +165,20 @@ async def crown(
             log.warning("guild %s: champions' role %s not moved: %s", guild.id, role.id, error)
             name = f"**{discord.utils.escape_markdown(role.name)}**"
             if isinstance(error, discord.Forbidden):
-                done.problem = (
-                    f"Discord refused to let me give the champions' role {name} (Missing Permissions), "
-                    f"so I stopped. Check that my role has **Manage Roles** and sits above {name}, "
-                    "then give it to the champions by hand."
+                done.problem = t(
+                    locale,
+                    "Discord refused to let me give the champions' role {role} (Missing Permissions), "
+                    "so I stopped. Check that my role has **Manage Roles** and sits above {role}, "
+                    "then give it to the champions by hand.",
+                    role=name,
                 )
             else:
-                done.problem = (
-                    f"Discord did not accept a change of the champions' role {name} (error "
-                    f"{error.status}), so I stopped. Give it to the champions by hand."
+                done.problem = t(
+                    locale,
+                    "Discord did not accept a change of the champions' role {role} (error {status}), "
+                    "so I stopped. Give it to the champions by hand.",
+                    role=name,
+                    status=error.status,
                 )
             return done
         (done.given if give else done.taken).append(user)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.i18n.catalogues import DEFAULT, N_, t  # Babel only: this module stays free of discord
+
 # openskill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300 (τ keeps σ from shrinking to nothing, so
 # a rating can still move after hundreds of games).
 MODEL = PlackettLuce()
@@ -29,9 +31,16 @@ DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
 # Named tiers by shown rating, highest first. Calibrated on simulated groups of regulars: an
 # average member settles in Silver or Gold, the clear best reach Platinum or Diamond.
-TIERS = ((1700, "Diamond"), (1500, "Platinum"), (1300, "Gold"), (1100, "Silver"), (0, "Bronze"))
+# The names are message ids, translated where a rating is shown.
+TIERS = (
+    (1700, N_("Diamond")),
+    (1500, N_("Platinum")),
+    (1300, N_("Gold")),
+    (1100, N_("Silver")),
+    (0, N_("Bronze")),
+)
 # Before MIN_RATED_GAMES rated games the number is provisional: no tier, not ranked.
-NEWCOMER = "Newcomer"
+NEWCOMER = N_("Newcomer")
 
 
 @dataclass(frozen=True)
@@ -50,21 +59,21 @@ class Rating:
         return max(0, math.floor(DISPLAY_BASE + DISPLAY_SCALE * self.ordinal + 0.5))
 
 
-def tier(shown: int, games: int) -> str:
-    """The tier's name for a shown rating after ``games`` rated games."""
+def tier(shown: int, games: int, locale: str = DEFAULT) -> str:
+    """The tier's name for a shown rating after ``games`` rated games, in ``locale``."""
     if games < MIN_RATED_GAMES:
-        return NEWCOMER
-    return next(name for floor, name in TIERS if shown >= floor)
+        return t(locale, NEWCOMER)
+    return t(locale, next(name for floor, name in TIERS if shown >= floor))
 
 
-def described(rating: Rating, games: int) -> str:
+def described(rating: Rating, games: int, locale: str = DEFAULT) -> str:
     """A rating as every screen shows it: "**1136** · Silver"."""
-    return f"**{rating.shown}** · {tier(rating.shown, games)}"
+    return f"**{rating.shown}** · {tier(rating.shown, games, locale)}"
 
 
-def tiers_text() -> str:
+def tiers_text(locale: str = DEFAULT) -> str:
     """The tiers in words, lowest first, for /help: "Bronze · Silver 1100+ · …"."""
-    ladder = [name if floor == 0 else f"{name} {floor}+" for floor, name in reversed(TIERS)]
+    ladder = [t(locale, name) + ("" if floor == 0 else f" {floor}+") for floor, name in reversed(TIERS)]
     return " · ".join(ladder)
 
 

@@ -12,7 +12,8 @@ drawn as a replay's (``live=False``): no deadlines, no instructions to press any
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +22,12 @@ import discord
 from bot.board import Board
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
+from bot.i18n import DEFAULT, N_, t, translated
 from bot.replays import TITLES, history, seat_names, steps, verify
 from bot.storage import StoredGame
 
-FORMER_MEMBER_NAME = "a former member"  # a seat whose member used /forget-me
-FACE_UP_TITLE = "Face up (the game is over)"
+FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me
+FACE_UP_TITLE = N_("Face up (the game is over)")
 NO_CHANNEL = 0  # the boards' own buttons are dropped: a replay has only its navigation buttons
 EMBED_TOTAL = 6000  # Discord: all embeds of a message together
 CONTENT_MAX = 2000
@@ -53,65 +55,95 @@ class ReplayPage:
     public: str = ""
 
 
-def replay_names(stored: StoredGame, players: int) -> list[str]:
+def replay_names(stored: StoredGame, players: int, locale: str = DEFAULT) -> list[str]:
     """Each seat's name in that game; a forgotten member's seat has none."""
-    given = [name or FORMER_MEMBER_NAME for name in stored.names]
+    given = [name or t(locale, FORMER_MEMBER_NAME) for name in stored.names]
     return seat_names({"players": players}, given)
 
 
-def public_board(kind: str, engine: GameEngine, names: Sequence[str], game_key: str) -> Board:
+def _drawn(draw: Callable[..., Board], *args: Any, locale: str, **kwargs: Any) -> Board:
+    """``draw`` in ``locale`` where the game's renderer speaks languages (its ``locale=``
+    keyword: Kabuki's today), else in English as it draws."""
+    if "locale" in inspect.signature(draw).parameters:
+        kwargs["locale"] = locale
+    return draw(*args, **kwargs)
+
+
+def public_board(
+    kind: str, engine: GameEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT
+) -> Board:
     """The board the channel saw at that moment, from the public view alone; the final board
     once the game is over."""
     view: Any = engine.view(None)
     if kind == "kabuki":
         from bot.games.kabuki import board as kabuki
 
-        return kabuki.render(view, names, NO_CHANNEL, final=engine.is_over, live=False)
+        return _drawn(kabuki.render, view, names, NO_CHANNEL, final=engine.is_over, live=False, locale=locale)
     if kind == "masks":
         from bot.games.masks import board as masks
 
         if engine.is_over:
-            return masks.render_final(view, names)
-        return masks.render(NO_CHANNEL, view, names, live=False)
+            return _drawn(masks.render_final, view, names, locale=locale)
+        return _drawn(masks.render, NO_CHANNEL, view, names, live=False, locale=locale)
     from bot.games.kingdom import board as kingdom
 
     if engine.is_over:
-        return kingdom.final_board(view, names, engine.result().winners, game_key)
-    return kingdom.kingdom_board(view, names, NO_CHANNEL, game_key, live=False)
+        return _drawn(kingdom.final_board, view, names, engine.result().winners, game_key, locale=locale)
+    return _drawn(kingdom.kingdom_board, view, names, NO_CHANNEL, game_key, live=False, locale=locale)
 
 
-def replay_page(stored: StoredGame, step: int) -> ReplayPage:
-    """The page for ``step``, clamped to the pages that replay."""
+def title_of(kind: str, locale: str) -> str:
+    """A game's name as its slash command's ``game:`` choice shows it in ``locale``."""
+    title = TITLES.get(kind, kind)
+    return translated(locale, title, "command") or title
+
+
+def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayPage:
+    """The page for ``step``, clamped to the pages that replay, in ``locale`` (the viewer's
+    language for a private page, the server's for a posted one). The verifier's own words
+    (``verdict.summary``) stay English, as ``python -m bot verify`` prints them."""
     rec = stored.log or {}
     kind = str(rec.get("game", stored.kind))
-    names = replay_names(stored, int(rec.get("players", len(stored.names))))
-    moments, broken = replay_moments(rec, names, stored.game_key)
+    names = replay_names(stored, int(rec.get("players", len(stored.names))), locale)
+    moments, broken = replay_moments(rec, names, stored.game_key, locale)
     count = len(moments)
     verdict = verify(rec)
-    head = (
-        f"**Replay: {TITLES.get(kind, kind)}**, finished <t:{stored.ended_at // 1000}:f> "
-        f"in <#{stored.channel_id}>"
+    head = t(
+        locale,
+        "**Replay: {game}**, finished {ended} in {channel}",
+        game=title_of(kind, locale),
+        ended=f"<t:{stored.ended_at // 1000}:f>",
+        channel=f"<#{stored.channel_id}>",
     )
-    check = f"✅ Shuffle {verdict.summary}" if verdict.verified else f"⚠️ Shuffle {verdict.summary}"
+    check = (
+        t(locale, "✅ Shuffle {verdict}", verdict=verdict.summary)
+        if verdict.verified
+        else t(locale, "⚠️ Shuffle {verdict}", verdict=verdict.summary)
+    )
     if not count:
-        return ReplayPage(0, 0, _cut(f"{head}\nThis game's record does not replay: {broken}\n{check}"), [])
+        stops = t(locale, "This game's record does not replay: {problem}", problem=broken)
+        return ReplayPage(0, 0, _cut(f"{head}\n{stops}\n{check}"), [])
     at = min(max(step, 1), count)
     moment = moments[at - 1]
-    lines = [head, f"Step **{at} / {count}**: {moment.text}"]
+    where = t(locale, "Step **{step} / {count}**", step=at, count=count)
+    lines = [head, where + ": " + moment.text]
     if broken:
-        lines.append(f"The replay stops after step {count}: {broken}")
+        lines.append(t(locale, "The replay stops after step {count}: {problem}", count=count, problem=broken))
     lines.append(check)
-    room = EMBED_TOTAL - len(moment.board) - len(FACE_UP_TITLE) - 10
+    title = t(locale, FACE_UP_TITLE)
+    room = EMBED_TOTAL - len(moment.board) - len(title) - 10
     face_up = discord.Embed(
-        title=FACE_UP_TITLE,
+        title=title,
         description=_cut(moment.hidden, min(4096, room)),
         colour=discord.Colour.dark_grey(),
     )
-    public = "\n".join([head, f"Step **{at} / {count}**", check])
+    public = "\n".join([head, where, check])
     return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
 
 
-def replay_moments(rec: Any, names: Sequence[str], game_key: str) -> tuple[list[Moment], str]:
+def replay_moments(
+    rec: Any, names: Sequence[str], game_key: str, locale: str = DEFAULT
+) -> tuple[list[Moment], str]:
     """Every page of the replay, and why the replay stops early ("" if it does not). A step that
     changes neither board joins the next one that does (or the last page, at the end)."""
     kind = str(rec.get("game", "")) if isinstance(rec, dict) else ""
@@ -121,7 +153,7 @@ def replay_moments(rec: Any, names: Sequence[str], game_key: str) -> tuple[list[
     broken = ""
     try:
         for number, (text, engine) in enumerate(steps(rec, names), 1):
-            board = public_board(kind, engine, names, game_key).embed
+            board = public_board(kind, engine, names, game_key, locale).embed
             hidden = history(kind).hidden(engine, names)
             now = (board.to_dict(), hidden)
             if now == shown:

@@ -16,34 +16,48 @@ from typing import Any
 import discord
 import orjson
 
+from bot.i18n import DEFAULT, N_, t
 from bot.storage import StoredGame
 
 SHARE_GAP_MS = 10 * 60 * 1000  # one post of a game per channel in ten minutes
 
-NOT_A_PLAYER_POST = "Only the players of this game can post its replay in the channel."
-NOT_A_PLAYER_DOWNLOAD = "Only the players of this game can download its record."
-NOTHING_TO_POST = "This game's record does not replay, so there is nothing to post."
+# Refusals, said privately in the presser's language.
+NOT_A_PLAYER_POST = N_("Only the players of this game can post its replay in the channel.")
+NOT_A_PLAYER_DOWNLOAD = N_("Only the players of this game can download its record.")
+NOTHING_TO_POST = N_("This game's record does not replay, so there is nothing to post.")
+# The posted replay's button, in the server's language (the post is public).
+WATCH_LABEL = N_("Watch it yourself")
 
 
-def posted_recently(posted_ms: int) -> str:
+def posted_recently(posted_ms: int, locale: str = DEFAULT) -> str:
     """The refusal of a post that comes too soon after the last one of that game here."""
-    return (
-        f"This game's replay was posted in this channel <t:{posted_ms // 1000}:R>; it can be "
-        f"posted here again <t:{(posted_ms + SHARE_GAP_MS) // 1000}:R>."
+    return t(
+        locale,
+        "This game's replay was posted in this channel {posted}; it can be posted here again {again}.",
+        posted=f"<t:{posted_ms // 1000}:R>",
+        again=f"<t:{(posted_ms + SHARE_GAP_MS) // 1000}:R>",
     )
 
 
-def post_header(poster: str) -> str:
-    return (
-        f"📣 **{poster}** posted this replay of a finished game. Press **Watch it yourself** to step "
-        "through the whole game (only you will see it)."
+def post_header(poster: str, locale: str = DEFAULT) -> str:
+    """Above a posted replay, in the server's language."""
+    return t(
+        locale,
+        "📣 **{name}** posted this replay of a finished game. Press **{watch}** to step through the "
+        "whole game (only you will see it).",
+        name=poster,
+        watch=t(locale, WATCH_LABEL),
     )
 
 
-def download_text(filename: str) -> str:
-    return (
-        f"📥 This game's record, exactly as kept. Check its shuffle with `python -m bot verify {filename}`, "
-        f"or read it move by move with `python -m bot replay {filename}`."
+def download_text(filename: str, locale: str = DEFAULT) -> str:
+    # The commands are the command-line tools', the same in every language.
+    return t(
+        locale,
+        "📥 This game's record, exactly as kept. Check its shuffle with `{verify}`, or read it move "
+        "by move with `{replay}`.",
+        verify=f"python -m bot verify {filename}",
+        replay=f"python -m bot replay {filename}",
     )
 
 

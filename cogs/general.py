@@ -14,10 +14,9 @@ from discord.ext import commands
 from bot.board import GAME_COLOUR
 from bot.components import make_view
 from bot.gamecog import is_moderator, reply_private
-from bot.i18n import private_locale, t
+from bot.i18n import DEFAULT, N_, private_locale, t, tn, translated
 from bot.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
-from bot.words import plural
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -33,23 +32,75 @@ def standing_name(row: Standing) -> str:
     return f"{discord.utils.escape_markdown(row.name)} (<@{row.user_id}>)"
 
 
+def game_title(locale: str, title: str) -> str:
+    """A game's name in ``locale``: the name its slash command's ``game:`` choice shows there
+    (Insel der Monstermasken), so every screen calls a game what the member picked."""
+    return translated(locale, title, "command") or title
+
+
+def option_name(locale: str, word: str) -> str:
+    """A command's or option's name as members of ``locale`` see it: "computer-gewertet"."""
+    return translated(locale, word, "command name") or word
+
+
+def command_name(locale: str, *words: str) -> str:
+    """A slash command as members of ``locale`` type it: ``/kabuki neu``."""
+    return "/" + " ".join(option_name(locale, word) for word in words)
+
+
+def score_count(locale: str, label: str, n: int, one: str | None = None) -> str:
+    """A score with what it counts ("3 VP", "1 card"), by each game's ``score_label`` (and
+    ``score_label_one``); a label the catalogue does not know is shown as the game gives it."""
+    if label == "VP":
+        return tn(locale, "{n} VP", "{n} VP", n)
+    if label == "cards":
+        return tn(locale, "{n} card", "{n} cards", n)
+    if label == "tokens":
+        return tn(locale, "{n} token", "{n} tokens", n)
+    if label == "points":
+        return tn(locale, "{n} point", "{n} points", n)
+    return f"{n} {(one or label) if n == 1 else label}"
+
+
+# What a game's score counts, as a leaderboard's footer and /stats name it.
+SCORE_NAMES = {"VP": N_("VP"), "cards": N_("cards"), "tokens": N_("tokens"), "points": N_("points")}
+
+
+def score_name(locale: str, label: str) -> str:
+    return t(locale, SCORE_NAMES.get(label, label))
+
+
+def wins_in_games(locale: str, wins: int, games: int) -> str:
+    return tn(locale, "{n} win", "{n} wins", wins) + " " + tn(locale, "in {n} game", "in {n} games", games)
+
+
 SORTS = {"rating": "r", "wins": "w", "score": "s"}  # sort: choice → its letter in a button's custom_id
 ALL_TIME_NAMES = ("all time", "all-time", "alltime", "all")
 
 
-def scope_of(season: int | None, seasons: dict[int, str]) -> str:
+def scope_of(season: int | None, seasons: dict[int, str], locale: str = DEFAULT) -> str:
     if season is None:
-        return "all time"
+        return t(locale, "all time")
     if season == RUNNING_SEASON:
-        return "this season" if seasons else ""  # before any season, this season is all there is
+        # Before any season, this season is all there is.
+        return t(locale, "this season") if seasons else ""
     name = seasons.get(season)
-    return f"season {discord.utils.escape_markdown(name)}" if name else "a season no longer kept"
+    if not name:
+        return t(locale, "a season no longer kept")
+    return t(locale, "season {name}", name=discord.utils.escape_markdown(name))
 
 
 async def leaderboard_page(
-    bot: GameBot, guild_id: int, kind: str, page: int, sort: str = "wins", season: int | None = None
+    bot: GameBot,
+    guild_id: int,
+    kind: str,
+    page: int,
+    sort: str = "wins",
+    season: int | None = None,
+    locale: str = DEFAULT,
 ) -> tuple[discord.Embed, list]:
-    """``season``: None for all time, ``RUNNING_SEASON`` or an archived season's id."""
+    """``season``: None for all time, ``RUNNING_SEASON`` or an archived season's id. ``locale``:
+    the server's language (the leaderboard is public)."""
     cog = bot.game_cogs[kind]
     lower = cog.engine_cls.lower_score_wins
     board = {"lower_score_wins": lower, "sort": sort, "season": season}
@@ -58,42 +109,72 @@ async def leaderboard_page(
     page = min(max(page, 0), pages - 1)
     rows, _ = await bot.storage.leaderboard(guild_id, kind, offset=page * PAGE_SIZE, limit=PAGE_SIZE, **board)
     seasons = {s.id: s.name for s in await bot.storage.seasons(guild_id)}
-    scope = scope_of(season, seasons)
-    embed = discord.Embed(
-        title=f"{cog.title} — leaderboard" + (f" · {scope}" if scope else ""), colour=GAME_COLOUR
-    )
-    better = "fewer is better" if lower else "more is better"
+    scope = scope_of(season, seasons, locale)
+    title = t(locale, "{game} — leaderboard", game=game_title(locale, cog.title))
+    embed = discord.Embed(title=title + (f" · {scope}" if scope else ""), colour=GAME_COLOUR)
+    label = score_name(locale, cog.score_label)
     if sort == "rating":
         lines = [
-            f"**{page * PAGE_SIZE + i + 1}.** {standing_name(row)} — rating {described(row.rating, row.games)} · "
-            f"{plural(row.wins, 'win')} in {plural(row.games, 'game')}"
+            t(
+                locale,
+                "**{place}.** {name} — rating {rating} · {record}",
+                place=page * PAGE_SIZE + i + 1,
+                name=standing_name(row),
+                rating=described(row.rating, row.games, locale),
+                record=wins_in_games(locale, row.wins, row.games),
+            )
             for i, row in enumerate(rows)
             if row.rating is not None
         ]
-        empty = f"Nobody has played {MIN_RATED_GAMES} rated games here yet."
-        footer = (
-            f"ranked by rating (everyone starts at {DISPLAY_BASE}; /help says more); members are "
-            f"ranked after {MIN_RATED_GAMES} rated games"
+        empty = tn(
+            locale,
+            "Nobody has played {n} rated game here yet.",
+            "Nobody has played {n} rated games here yet.",
+            MIN_RATED_GAMES,
+        )
+        footer = tn(
+            locale,
+            "ranked by rating (everyone starts at {base}; /help says more); members are ranked "
+            "after {n} rated game",
+            "ranked by rating (everyone starts at {base}; /help says more); members are ranked "
+            "after {n} rated games",
+            MIN_RATED_GAMES,
+            base=DISPLAY_BASE,
         )
     else:
         lines = [
-            f"**{page * PAGE_SIZE + i + 1}.** {standing_name(row)} — {plural(row.wins, 'win')}, "
-            f"{plural(row.score, cog.score_label_one, cog.score_label)} in {plural(row.games, 'game')}"
+            t(
+                locale,
+                "**{place}.** {name} — {wins}, {score} {games}",
+                place=page * PAGE_SIZE + i + 1,
+                name=standing_name(row),
+                wins=tn(locale, "{n} win", "{n} wins", row.wins),
+                score=score_count(locale, cog.score_label, row.score, cog.score_label_one),
+                games=tn(locale, "in {n} game", "in {n} games", row.games),
+            )
             for i, row in enumerate(rows)
         ]
-        empty = "No finished games in this server yet."
-        footer = f"ranked by wins, then {cog.score_label} ({better})"
+        empty = t(locale, "No finished games in this server yet.")
         if sort == "score":
-            footer = f"ranked by {cog.score_label} ({better}), then wins"
+            footer = (
+                t(locale, "ranked by {score} (fewer is better), then wins", score=label)
+                if lower
+                else t(locale, "ranked by {score} (more is better), then wins", score=label)
+            )
+        else:
+            footer = (
+                t(locale, "ranked by wins, then {score} (fewer is better)", score=label)
+                if lower
+                else t(locale, "ranked by wins, then {score} (more is better)", score=label)
+            )
     embed.description = "\n".join(lines) or empty
     if lines:
-        embed.set_footer(text=f"Page {page + 1}/{pages} · {footer}")
-    else:
-        embed.set_footer(text=footer)
+        footer = t(locale, "Page {page} · {footer}", page=f"{page + 1}/{pages}", footer=footer)
+    embed.set_footer(text=footer)
     where = (sort, season)
     items = [
-        LeaderboardButton(kind, page - 1, "prev", *where, disabled=page == 0),
-        LeaderboardButton(kind, page + 1, "next", *where, disabled=page >= pages - 1),
+        LeaderboardButton(kind, page - 1, "prev", *where, disabled=page == 0, locale=locale),
+        LeaderboardButton(kind, page + 1, "next", *where, disabled=page >= pages - 1, locale=locale),
     ]
     return embed, items
 
@@ -112,8 +193,9 @@ class LeaderboardButton(
         season: int | None = None,
         *,
         disabled: bool = False,
+        locale: str = DEFAULT,
     ) -> None:
-        label = "◀ Previous" if direction == "prev" else "Next ▶"
+        label = t(locale, "◀ Previous") if direction == "prev" else t(locale, "Next ▶")
         where = f"{SORTS[sort]}:{'a' if season is None else season}"
         super().__init__(
             discord.ui.Button(
@@ -133,47 +215,71 @@ class LeaderboardButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
         if self.kind not in bot.game_cogs or interaction.guild_id is None:
-            return await reply_private(interaction, "That leaderboard is no longer available.")
+            return await reply_private(
+                interaction, t(private_locale(interaction), "That leaderboard is no longer available.")
+            )
+        # The leaderboard is public: it turns its pages in the server's language.
+        locale = await bot.languages.public(bot.storage, interaction.guild_id, interaction.guild_locale)
         embed, items = await leaderboard_page(
-            bot, interaction.guild_id, self.kind, self.page, self.sort, self.season
+            bot, interaction.guild_id, self.kind, self.page, self.sort, self.season, locale
         )
         await interaction.response.edit_message(embed=embed, view=make_view(items))
 
 
-async def season_named(bot: GameBot, guild_id: int, name: str | None) -> int | None | str:
-    """What a ``season:`` option names: ``RUNNING_SEASON`` when left out, None for all time, an
-    archived season's id, or the refusal to show."""
+async def season_named(
+    bot: GameBot, guild_id: int, name: str | None, locale: str = DEFAULT
+) -> int | None | str:
+    """What a ``season:`` option names: ``RUNNING_SEASON`` when left out, None for all time (in
+    English or in ``locale``), an archived season's id, or the refusal to show."""
     if name is None or not name.strip():
         return RUNNING_SEASON
     wanted = " ".join(name.split()).casefold()
-    if wanted in ALL_TIME_NAMES:
+    if wanted in ALL_TIME_NAMES or wanted == t(locale, "all time").casefold():
         return None
     seasons = await bot.storage.seasons(guild_id)
     for season in seasons:
         if season.name.casefold() == wanted:
             return season.id
+    all_time = t(locale, "all time")
+    if not seasons:
+        return t(locale, "There is no season called that here. Try **{all_time}**.", all_time=all_time)
     known = ", ".join(f"**{discord.utils.escape_markdown(s.name)}**" for s in seasons)
-    return f"There is no season called that here. Try {known + ' or ' if known else ''}**all time**."
+    return t(
+        locale,
+        "There is no season called that here. Try {seasons} or **{all_time}**.",
+        seasons=known,
+        all_time=all_time,
+    )
 
 
-def rating_lines(ratings: list[MemberRating]) -> list[str]:
+def rating_lines(ratings: list[MemberRating], locale: str = DEFAULT) -> list[str]:
     """A member's rating this season with its change in their last game (±0 when that game rated
     nobody), and all time."""
     lines = []
     for r in ratings:
         change = f"{r.change:+d}" if r.change else "±0"
-        rated = "" if r.games >= MIN_RATED_GAMES else f", ranked after {MIN_RATED_GAMES}"
+        rating = described(r.rating, r.games, locale)
         if r.season_id == RUNNING_SEASON:
+            games = tn(locale, "{n} rated game", "{n} rated games", r.games)
+            if r.games < MIN_RATED_GAMES:
+                games = t(locale, "{games}, ranked after {n}", games=games, n=MIN_RATED_GAMES)
             lines.append(
-                f"Rating: {described(r.rating, r.games)} ({change} in the last game; "
-                f"{plural(r.games, 'rated game')}{rated})"
+                t(
+                    locale,
+                    "Rating: {rating} ({change} in the last game; {games})",
+                    rating=rating,
+                    change=change,
+                    games=games,
+                )
             )
         elif r.season_id == ALL_TIME:
-            lines.append(f"All-time rating: {described(r.rating, r.games)}")
+            lines.append(t(locale, "All-time rating: {rating}", rating=rating))
     return lines
 
 
-HELP_TEXT = """\
+# One message, so a translator sees the whole text (and names the commands as members of their
+# language see them); its {fields} are filled in when it is shown.
+HELP_TEXT = N_("""\
 **Start a game** in any channel or thread (one game per channel):
 {new_commands}
 A lobby appears: players press **Join**, the host presses **Start**. The final board's \
@@ -212,7 +318,7 @@ below 0. Tiers: {newcomer} (fewer than {min_rated} rated games: not ranked yet) 
 **Your data**
 `/privacy` — what the bot keeps · `/forget-me` — remove your results everywhere
 `/standings reset` — delete this server's standings (Manage Server)
-"""
+""")
 
 
 class GeneralCog(commands.Cog):
@@ -249,18 +355,24 @@ class GeneralCog(commands.Cog):
             season: str | None = None,
         ) -> None:
             assert interaction.guild_id is not None
-            which = await season_named(bot, interaction.guild_id, season)
+            which = await season_named(bot, interaction.guild_id, season, private_locale(interaction))
             if isinstance(which, str):
                 return await reply_private(interaction, which)
             order = sort.value if sort else "rating"
-            embed, items = await leaderboard_page(bot, interaction.guild_id, game.value, 0, order, which)
+            # Public: the server's language.
+            locale = await bot.languages.public(bot.storage, interaction.guild_id, interaction.guild_locale)
+            embed, items = await leaderboard_page(
+                bot, interaction.guild_id, game.value, 0, order, which, locale
+            )
             await interaction.response.send_message(embed=embed, view=make_view(items))
 
         @leaderboard.autocomplete("season")
         async def season_choices(
             interaction: discord.Interaction, current: str
         ) -> list[app_commands.Choice[str]]:
-            names = ["all time"] + [s.name for s in await bot.storage.seasons(interaction.guild_id or 0)]
+            names = [t(private_locale(interaction), "all time")] + [
+                s.name for s in await bot.storage.seasons(interaction.guild_id or 0)
+            ]
             return [
                 app_commands.Choice(name=n, value=n) for n in names if current.casefold() in n.casefold()
             ][:25]
@@ -273,26 +385,34 @@ class GeneralCog(commands.Cog):
         async def stats(interaction: discord.Interaction, member: discord.Member | None = None) -> None:
             assert interaction.guild_id is not None
             who = member or interaction.user
+            locale = private_locale(interaction)
             lower = {kind: cog.engine_cls.lower_score_wins for kind, cog in bot.game_cogs.items()}
             rows = await bot.storage.stats(interaction.guild_id, who.id, lower)
             ratings = await bot.storage.ratings_of(interaction.guild_id, who.id)
-            embed = discord.Embed(title=f"Stats for {who.display_name}", colour=GAME_COLOUR)
+            embed = discord.Embed(
+                title=t(locale, "Stats for {name}", name=who.display_name), colour=GAME_COLOUR
+            )
             if not rows:
-                embed.description = "No games played in this server yet."
+                embed.description = t(locale, "No games played in this server yet.")
             for row in rows:
                 cog = bot.game_cogs.get(row.kind)
-                title = cog.title if cog else row.kind
+                title = game_title(locale, cog.title) if cog else row.kind
                 label = cog.score_label if cog else "points"
-                one = cog.score_label_one if cog else "point"
                 lines = [
-                    f"Games: **{row.games}** · Wins: **{row.wins}**",
-                    f"Total {label}: **{row.total_score}**",
+                    t(locale, "Games: **{games}** · Wins: **{wins}**", games=row.games, wins=row.wins),
+                    t(
+                        locale,
+                        "Total {score}: **{total}**",
+                        score=score_name(locale, label),
+                        total=row.total_score,
+                    ),
                 ]
                 if row.best_score is not None:
-                    lines.append(f"Best game: **{plural(row.best_score, one, label)}**")
+                    best = score_count(locale, label, row.best_score, cog.score_label_one if cog else None)
+                    lines.append(t(locale, "Best game: **{score}**", score=best))
                 if row.abandoned:
-                    lines.append(f"Abandoned: {row.abandoned}")
-                lines.extend(rating_lines([r for r in ratings if r.kind == row.kind]))
+                    lines.append(t(locale, "Abandoned: {n}", n=row.abandoned))
+                lines.extend(rating_lines([r for r in ratings if r.kind == row.kind], locale))
                 embed.add_field(name=title, value="\n".join(lines), inline=True)
             # One rule whoever is asked about: only the asker sees it. Looking someone up should not
             # post their record in the channel; /leaderboard is the public board.
@@ -303,30 +423,40 @@ class GeneralCog(commands.Cog):
         @app_commands.choices(game=choices)
         async def rules(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
             cog = bot.game_cogs[game.value]
+            locale = private_locale(interaction)
             embed = discord.Embed(
-                title=f"{cog.title} — rules",
+                title=t(locale, "{game} — rules", game=game_title(locale, cog.title)),
                 # A game's rules are a catalogue message once its game is converted (Kabuki's).
-                description=t(private_locale(interaction), cog.rules_summary),
+                description=t(locale, cog.rules_summary),
                 colour=GAME_COLOUR,
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         @app_commands.command(name="help", description="What this bot can do.")
         async def help_(interaction: discord.Interaction) -> None:
+            locale = private_locale(interaction)
             new_commands = "\n".join(
-                f"`/{kind} new` — {cog.title} ({cog.engine_cls.min_players}–"
-                f"{cog.engine_cls.max_players} players)"
+                t(
+                    locale,
+                    "`{command}` — {game} ({low}–{high} players)",
+                    command=command_name(locale, kind, "new"),
+                    game=game_title(locale, cog.title),
+                    low=cog.engine_cls.min_players,
+                    high=cog.engine_cls.max_players,
+                )
                 for kind, cog in bot.game_cogs.items()
             )
             embed = discord.Embed(
-                title="Party card games",
+                title=t(locale, "Party card games"),
                 colour=GAME_COLOUR,
-                description=HELP_TEXT.format(
-                    new_commands=new_commands or "(no games loaded)",
+                description=t(
+                    locale,
+                    HELP_TEXT,
+                    new_commands=new_commands or t(locale, "(no games loaded)"),
                     min_rated=MIN_RATED_GAMES,
                     base=DISPLAY_BASE,
-                    newcomer=NEWCOMER,
-                    tiers=tiers_text(),
+                    newcomer=t(locale, NEWCOMER),
+                    tiers=tiers_text(locale),
                 ),
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -334,31 +464,34 @@ class GeneralCog(commands.Cog):
         @app_commands.command(name="end", description="End the lobby or game in this channel.")
         @app_commands.guild_only()
         async def end(interaction: discord.Interaction) -> None:
+            locale = private_locale(interaction)
             session = bot.sessions.get(interaction.channel_id or 0)
             if session is None:
-                return await reply_private(interaction, "There is no game in this channel.")
+                return await reply_private(interaction, t(locale, "There is no game in this channel."))
             if interaction.user.id != session.host_id and not is_moderator(interaction):
                 return await reply_private(
-                    interaction, "Only the host or a member with Manage Messages can end this game."
+                    interaction,
+                    t(locale, "Only the host or a member with Manage Messages can end this game."),
                 )
             async with session.lock:
                 if bot.sessions.get(session.channel_id) is not session:
-                    return await reply_private(interaction, "That game has already ended.")
+                    return await reply_private(interaction, t(locale, "That game has already ended."))
                 await bot.game_cogs[session.kind].end(session, interaction.user.display_name)
-            await reply_private(interaction, "Ended.")
+            await reply_private(interaction, t(locale, "Ended."))
 
         @app_commands.command(
             name="board", description="Post the game board again at the bottom of the channel."
         )
         @app_commands.guild_only()
         async def board(interaction: discord.Interaction) -> None:
+            locale = private_locale(interaction)
             session = bot.sessions.get(interaction.channel_id or 0)
             if session is None:
-                return await reply_private(interaction, "There is no game in this channel.")
+                return await reply_private(interaction, t(locale, "There is no game in this channel."))
             async with session.lock:
                 if bot.sessions.get(session.channel_id) is not session:
-                    return await reply_private(interaction, "That game has already ended.")
+                    return await reply_private(interaction, t(locale, "That game has already ended."))
                 message = await bot.game_cogs[session.kind].repost(session)
-            await reply_private(interaction, f"Here it is: {message.jump_url}")
+            await reply_private(interaction, t(locale, "Here it is: {link}", link=message.jump_url))
 
         return [leaderboard, stats, rules, help_, end, board]

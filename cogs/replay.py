@@ -23,11 +23,13 @@ from discord.ext import commands
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
-from bot.replay_board import ReplayPage, replay_page
+from bot.i18n import DEFAULT, N_, private_locale, t
+from bot.replay_board import ReplayPage, replay_page, title_of
 from bot.replay_share import (
     NOT_A_PLAYER_DOWNLOAD,
     NOT_A_PLAYER_POST,
     NOTHING_TO_POST,
+    WATCH_LABEL,
     PostGate,
     download_text,
     post_header,
@@ -35,8 +37,8 @@ from bot.replay_share import (
     record_file,
     record_filename,
 )
-from bot.replays import TITLES
 from bot.storage import StoredGame
+from cogs.general import option_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -44,11 +46,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAV = {"first": "⏮", "back10": "−10", "prev": "◀", "next": "▶", "fwd10": "+10", "last": "⏭"}
-NOT_HERE = (
-    "I keep no finished game like that in this server. Pick one from the list under `game:`, or "
-    "leave it out for the last game finished in this channel."
+NOT_HERE = N_(
+    "I keep no finished game like that in this server. Pick one from the list under `{option}`, "
+    "or leave it out for the last game finished in this channel."
 )
-SORRY = "Sorry, something went wrong on my side showing that replay; try again."
+SORRY = N_("Sorry, something went wrong on my side showing that replay; try again.")
 KEY = r"(?P<key>[A-Za-z0-9_.\-]{1,64})"  # the longest id, ``rpost:<64>:<6 digits>``, is 78 characters
 
 
@@ -71,13 +73,17 @@ def nav_buttons(key: str, page: ReplayPage) -> list[discord.ui.Item]:
     ]
 
 
-def page_items(key: str, page: ReplayPage) -> list[discord.ui.Item]:
+def page_items(key: str, page: ReplayPage, locale: str = DEFAULT) -> list[discord.ui.Item]:
     """A private page's buttons: the steps, then Post (this step) and Download record."""
     items: list[discord.ui.Item] = nav_buttons(key, page) if page.count else []
     if page.count:
-        items.append(PostButton(key, page.step))
-    items.append(DownloadButton(key))
+        items.append(PostButton(key, page.step, locale=locale))
+    items.append(DownloadButton(key, locale=locale))
     return items
+
+
+def _sorry(interaction: discord.Interaction) -> str:
+    return t(private_locale(interaction), SORRY)
 
 
 async def stored_game(interaction: discord.Interaction, key: str) -> StoredGame | None:
@@ -85,7 +91,9 @@ async def stored_game(interaction: discord.Interaction, key: str) -> StoredGame 
     bot: GameBot = interaction.client  # type: ignore[assignment]
     stored = await bot.storage.game_log(interaction.guild_id or 0, key) if interaction.guild_id else None
     if stored is None or stored.log is None:
-        await reply_private(interaction, NOT_HERE)
+        locale = private_locale(interaction)
+        option = option_name(locale, "game") + ":"
+        await reply_private(interaction, t(locale, NOT_HERE, option=option))
         return None
     return stored
 
@@ -101,8 +109,9 @@ async def show(interaction: discord.Interaction, key: str, step: int, *, edit: b
     stored = await stored_game(interaction, key)
     if stored is None:
         return
-    page = await asyncio.to_thread(replay_page, stored, step)
-    view = make_view(page_items(key, page))
+    locale = private_locale(interaction)  # a private page: the viewer's language
+    page = await asyncio.to_thread(replay_page, stored, step, locale)
+    view = make_view(page_items(key, page, locale))
     if edit:
         await interaction.response.edit_message(content=page.content, embeds=page.embeds, view=view)
     else:
@@ -116,26 +125,30 @@ async def post(interaction: discord.Interaction, key: str, step: int) -> None:
     stored = await stored_game(interaction, key)
     if stored is None:
         return
+    mine = private_locale(interaction)
     if not await played_it(interaction, key):
-        return await reply_private(interaction, NOT_A_PLAYER_POST)
-    cog: ReplayCog = interaction.client.get_cog(ReplayCog.__cog_name__)  # type: ignore[assignment]
+        return await reply_private(interaction, t(mine, NOT_A_PLAYER_POST))
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    cog: ReplayCog = bot.get_cog(ReplayCog.__cog_name__)  # type: ignore[assignment]
     channel = interaction.channel_id or 0
     last = cog.posts.claim(channel, key, now_ms())
     if last is not None:
-        return await reply_private(interaction, posted_recently(last))
+        return await reply_private(interaction, posted_recently(last, mine))
     try:
-        page = await asyncio.to_thread(replay_page, stored, step)
+        # The post is public: the server's language, whatever the poster's.
+        public = await bot.languages.public(bot.storage, interaction.guild_id, interaction.guild_locale)
+        page = await asyncio.to_thread(replay_page, stored, step, public)
         if not page.count:
             cog.posts.release(channel, key)
-            return await reply_private(interaction, NOTHING_TO_POST)
-        content = f"{post_header(interaction.user.display_name)}\n{page.public}"
+            return await reply_private(interaction, t(mine, NOTHING_TO_POST))
+        content = f"{post_header(interaction.user.display_name, public)}\n{page.public}"
         await interaction.response.send_message(
             content if len(content) <= 2000 else content[:1999] + "…",
             # The board as the channel saw it then, without the face-up part or the step's
             # face-up words: a public message never shows a secret of play (Kabuki's final
             # board keeps the last round's buried masks hidden too).
             embed=page.embeds[0],
-            view=make_view([WatchButton(key, page.step)]),
+            view=make_view([WatchButton(key, page.step, locale=public)]),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except BaseException:
@@ -148,10 +161,11 @@ async def download(interaction: discord.Interaction, key: str) -> None:
     stored = await stored_game(interaction, key)
     if stored is None:
         return
+    locale = private_locale(interaction)
     if not await played_it(interaction, key):
-        return await reply_private(interaction, NOT_A_PLAYER_DOWNLOAD)
+        return await reply_private(interaction, t(locale, NOT_A_PLAYER_DOWNLOAD))
     file = await asyncio.to_thread(record_file, stored)
-    await reply_private(interaction, download_text(record_filename(stored)), file=file)
+    await reply_private(interaction, download_text(record_filename(stored), locale), file=file)
 
 
 class ReplayButton(
@@ -178,16 +192,15 @@ class ReplayButton(
             await show(interaction, self.key, self.step, edit=True)
         except Exception:
             log.exception("a replay button failed")
-            await reply_private(interaction, SORRY)
+            await reply_private(interaction, _sorry(interaction))
 
 
 class PostButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{KEY}:(?P<step>\d{{1,6}})"):
     """On a private page: post this step in the channel (a player of the game only)."""
 
-    def __init__(self, key: str, step: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Post in channel", emoji="📣", row=2, custom_id=f"rpost:{key}:{step}")
-        )
+    def __init__(self, key: str, step: int, *, locale: str = DEFAULT) -> None:
+        label = t(locale, "Post in channel")
+        super().__init__(discord.ui.Button(label=label, emoji="📣", row=2, custom_id=f"rpost:{key}:{step}"))
         self.key, self.step = key, step
 
     @classmethod
@@ -201,16 +214,15 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{K
             await post(interaction, self.key, self.step)
         except Exception:
             log.exception("posting a replay failed")
-            await reply_private(interaction, SORRY)
+            await reply_private(interaction, _sorry(interaction))
 
 
 class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rfile:{KEY}"):
     """On a private page: the game's record as a file (a player of the game only)."""
 
-    def __init__(self, key: str) -> None:
-        super().__init__(
-            discord.ui.Button(label="Download record", emoji="📥", row=2, custom_id=f"rfile:{key}")
-        )
+    def __init__(self, key: str, *, locale: str = DEFAULT) -> None:
+        label = t(locale, "Download record")
+        super().__init__(discord.ui.Button(label=label, emoji="📥", row=2, custom_id=f"rfile:{key}"))
         self.key = key
 
     @classmethod
@@ -224,16 +236,16 @@ class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rfil
             await download(interaction, self.key)
         except Exception:
             log.exception("downloading a record failed")
-            await reply_private(interaction, SORRY)
+            await reply_private(interaction, _sorry(interaction))
 
 
 class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rwatch:{KEY}:(?P<step>\d{{1,6}})"):
     """On a posted replay: opens it privately, at the posted step, for whoever presses."""
 
-    def __init__(self, key: str, step: int) -> None:
+    def __init__(self, key: str, step: int, *, locale: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Watch it yourself",
+                label=t(locale, WATCH_LABEL),
                 emoji="▶️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"rwatch:{key}:{step}",
@@ -252,13 +264,13 @@ class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rwatch:
             await show(interaction, self.key, self.step, edit=False)
         except Exception:
             log.exception("opening a posted replay failed")
-            await reply_private(interaction, SORRY)
+            await reply_private(interaction, _sorry(interaction))
 
 
-def game_choice(game: StoredGame, channel: str) -> app_commands.Choice[str]:
+def game_choice(game: StoredGame, channel: str, locale: str = DEFAULT) -> app_commands.Choice[str]:
     """How a game is named in the ``game:`` list: which game, when it finished, where."""
     ended = datetime.fromtimestamp(game.ended_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    name = f"{TITLES.get(game.kind, game.kind)} · {ended} · #{channel}"
+    name = f"{title_of(game.kind, locale)} · {ended} · #{channel}"
     return app_commands.Choice(name=name[:100], value=game.game_key)
 
 
@@ -288,10 +300,16 @@ class ReplayCog(commands.Cog):
                 interaction.guild_id, channel_id=interaction.channel_id, limit=1
             )
             if not last:
+                locale = private_locale(interaction)
+                option = option_name(locale, "game") + ":"
                 return await reply_private(
                     interaction,
-                    "No finished game has been kept in this channel yet. Pick one of your games "
-                    "with `game:`.",
+                    t(
+                        locale,
+                        "No finished game has been kept in this channel yet. Pick one of your games "
+                        "with `{option}`.",
+                        option=option,
+                    ),
                 )
             key = last[0].game_key
         await show(interaction, key, 1, edit=False)
@@ -304,10 +322,12 @@ class ReplayCog(commands.Cog):
             return []
         games = await self.bot.storage.recent_games(interaction.guild_id, user_id=interaction.user.id)
         guild = interaction.guild
+        locale = private_locale(interaction)
         choices = []
         for game in games:
             channel = guild.get_channel_or_thread(game.channel_id) if guild else None
-            choice = game_choice(game, channel.name if channel else "a deleted channel")
+            where = channel.name if channel else t(locale, "a deleted channel")
+            choice = game_choice(game, where, locale)
             if current.casefold() in choice.name.casefold():
                 choices.append(choice)
         return choices[:25]

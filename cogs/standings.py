@@ -20,10 +20,21 @@ from bot.board import GAME_COLOUR
 from bot.clock import now_ms
 from bot.components import make_view
 from bot.gamecog import reply_private
-from bot.i18n import N_, fixed, language_name, private_locale, public_locale, shipped, t
+from bot.i18n import (
+    DEFAULT,
+    N_,
+    duration,
+    fixed,
+    language_name,
+    private_locale,
+    public_locale,
+    shipped,
+    t,
+    tn,
+)
 from bot.ratings import MIN_RATED_GAMES, described
-from bot.words import plural
-from cogs.general import standing_name
+from bot.turn_pings import PING_AFTER_MS
+from cogs.general import command_name, game_title, option_name, standing_name
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -67,12 +78,20 @@ LANGUAGE_CHOICES = [
 ] + [app_commands.Choice(name="Server default", value=SERVER_LANGUAGE)]
 
 
-def _language_line(language: str | None, guild_locale: object) -> str:
+def _language_line(language: str | None, guild_locale: object, locale: str) -> str:
     spoken = language_name(public_locale(language, guild_locale))
-    source = "chosen here" if language else "the server's own language"
-    return (
-        f"language: **{spoken}** ({source}): boards and announcements speak it; private answers "
-        "speak each member's own Discord language."
+    if language:
+        return t(
+            locale,
+            "language: **{language}** (chosen here): boards and announcements speak it; private "
+            "answers speak each member's own Discord language.",
+            language=spoken,
+        )
+    return t(
+        locale,
+        "language: **{language}** (the server's own language): boards and announcements speak it; "
+        "private answers speak each member's own Discord language.",
+        language=spoken,
     )
 
 
@@ -85,17 +104,17 @@ class ConfirmButton(
     template=r"cf:(?P<what>season|reset|forget|cancel):(?P<user>\d+)(?::(?P<arg>.+))?",
 ):
     LABELS = {
-        "season": "Archive the season",
-        "reset": "Delete this server's standings",
-        "forget": "Forget me",
+        "season": N_("Archive the season"),
+        "reset": N_("Delete this server's standings"),
+        "forget": N_("Forget me"),
+        "cancel": N_("Cancel"),
     }
 
-    def __init__(self, what: str, user_id: int, arg: str = "") -> None:
+    def __init__(self, what: str, user_id: int, arg: str = "", *, locale: str = DEFAULT) -> None:
         style = discord.ButtonStyle.secondary if what == "cancel" else discord.ButtonStyle.danger
         custom_id = f"cf:{what}:{user_id}" + (f":{arg}" if arg else "")
-        super().__init__(
-            discord.ui.Button(label=self.LABELS.get(what, "Cancel"), style=style, custom_id=custom_id)
-        )
+        label = t(locale, self.LABELS.get(what, self.LABELS["cancel"]))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.what, self.user_id, self.arg = what, user_id, arg
 
     @classmethod
@@ -106,52 +125,84 @@ class ConfirmButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
+        locale = private_locale(interaction)
         if interaction.user.id != self.user_id:
-            return await reply_private(interaction, "This question was not asked of you.")
+            return await reply_private(interaction, t(locale, "This question was not asked of you."))
         if self.what == "cancel":
-            return await interaction.response.edit_message(content="Cancelled: nothing changed.", view=None)
+            return await interaction.response.edit_message(
+                content=t(locale, "Cancelled: nothing changed."), view=None
+            )
         if self.what == "forget":
             changed = await bot.storage.forget_member(self.user_id)
-            text = (
-                "Done: your results, ratings and stats are gone from every server "
-                f"({plural(changed, 'record')} removed or made anonymous)."
+            text = tn(
+                locale,
+                "Done: your results, ratings and stats are gone from every server ({n} record removed "
+                "or made anonymous).",
+                "Done: your results, ratings and stats are gone from every server ({n} records removed "
+                "or made anonymous).",
+                changed,
             )
             return await interaction.response.edit_message(content=text, view=None)
         guild_id = interaction.guild_id
         if guild_id is None:
-            return await reply_private(interaction, "This works in a server only.")
+            return await reply_private(interaction, t(locale, "This works in a server only."))
         if not _can_manage(interaction):
-            return await reply_private(interaction, "Only a member with Manage Server can do this.")
+            return await reply_private(
+                interaction, t(locale, "Only a member with Manage Server can do this.")
+            )
+        # What the channel is told speaks the server's language.
+        public = await bot.languages.public(bot.storage, guild_id, interaction.guild_locale)
         if self.what == "reset":
             games = await bot.storage.reset_standings(guild_id)
             await interaction.response.edit_message(
-                content=f"Done: {plural(games, 'finished game')} and every rating and season deleted.",
+                content=tn(
+                    locale,
+                    "Done: {n} finished game and every rating and season deleted.",
+                    "Done: {n} finished games and every rating and season deleted.",
+                    games,
+                ),
                 view=None,
             )
             await interaction.followup.send(
-                f"{interaction.user.mention} reset this server's standings: every leaderboard starts empty.",
+                t(
+                    public,
+                    "{member} reset this server's standings: every leaderboard starts empty.",
+                    member=interaction.user.mention,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
         season = await bot.storage.new_season(guild_id, self.arg, now_ms())
         if season is None:
             return await interaction.response.edit_message(
-                content=f"There is already a season called **{discord.utils.escape_markdown(self.arg)}**: "
-                "nothing changed.",
+                content=t(
+                    locale,
+                    "There is already a season called **{name}**: nothing changed.",
+                    name=discord.utils.escape_markdown(self.arg),
+                ),
                 view=None,
             )
         name = discord.utils.escape_markdown(season.name)
-        await interaction.response.edit_message(content=f"Season **{name}** archived.", view=None)
+        await interaction.response.edit_message(
+            content=t(locale, "Season **{name}** archived.", name=name), view=None
+        )
         found = await champions.podiums(bot, guild_id, season.id)
         role_id = (await bot.storage.settings(guild_id)).champion_role_id
         crowned = None
         if role_id is not None and interaction.guild is not None:
             old = await champions.previous_winners(bot, guild_id, season.id)
-            crowned = await champions.crown(bot, interaction.guild, role_id, champions.winners(found), old)
+            crowned = await champions.crown(
+                bot, interaction.guild, role_id, champions.winners(found), old, locale=locale
+            )
         await interaction.followup.send(
-            f"Season **{name}** is over and archived (`/leaderboard season:{season.name}`): "
-            "everyone starts fresh.",
-            embed=champions_embed(season.name, found, crowned),
+            t(
+                public,
+                "Season **{name}** is over and archived (`{command}:{season}`): everyone starts fresh.",
+                name=name,
+                command=command_name(public, "leaderboard", "season"),
+                season=season.name,
+            ),
+            embed=champions_embed(season.name, found, crowned, public),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if crowned is not None and crowned.problem is not None:
@@ -163,31 +214,49 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 
 def champions_embed(
-    season: str, found: list[champions.Podium], crowned: champions.Crowning | None
+    season: str,
+    found: list[champions.Podium],
+    crowned: champions.Crowning | None,
+    locale: str = DEFAULT,
 ) -> discord.Embed:
-    """The ended season's top three of each game played in it, posted in the channel."""
+    """The ended season's top three of each game played in it, posted in the channel (in the
+    server's language, ``locale``)."""
     embed = discord.Embed(
-        title=f"Season {discord.utils.escape_markdown(season)} — champions", colour=GAME_COLOUR
+        title=t(locale, "Season {name} — champions", name=discord.utils.escape_markdown(season)),
+        colour=GAME_COLOUR,
     )
     for podium in found:
         lines = [
-            f"{medal} {standing_name(row)} — {described(row.rating, row.games)}"
+            f"{medal} {standing_name(row)} — {described(row.rating, row.games, locale)}"
             for medal, row in zip(MEDALS, podium.rows, strict=False)  # up to three rows
             if row.rating is not None
         ]
-        embed.add_field(
-            name=podium.title,
-            value="\n".join(lines) or f"Nobody played {MIN_RATED_GAMES} rated games this season.",
-            inline=False,
+        nobody = tn(
+            locale,
+            "Nobody played {n} rated game this season.",
+            "Nobody played {n} rated games this season.",
+            MIN_RATED_GAMES,
         )
+        embed.add_field(name=game_title(locale, podium.title), value="\n".join(lines) or nobody, inline=False)
     if crowned is not None and crowned.role is not None and crowned.problem is None:
         holders = ", ".join(f"<@{user}>" for user in crowned.given)
         embed.description = (
-            f"{crowned.role.mention} now goes to each game's #1: {holders}."
+            t(
+                locale,
+                "{role} now goes to each game's #1: {holders}.",
+                role=crowned.role.mention,
+                holders=holders,
+            )
             if crowned.given
-            else f"Nobody was ranked, so nobody gets {crowned.role.mention} this time."
+            else t(locale, "Nobody was ranked, so nobody gets {role} this time.", role=crowned.role.mention)
         )
-    embed.set_footer(text=f"Ranked by rating, members with {MIN_RATED_GAMES} rated games or more.")
+    footer = tn(
+        locale,
+        "Ranked by rating, members with {n} rated game or more.",
+        "Ranked by rating, members with {n} rated games or more.",
+        MIN_RATED_GAMES,
+    )
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -201,21 +270,26 @@ def _could_give(interaction: discord.Interaction, role: discord.Role) -> bool:
     return member.guild_permissions.manage_roles and role < member.top_role
 
 
-def champion_line(guild: discord.Guild, role_id: int | None) -> str:
+def champion_line(guild: discord.Guild, role_id: int | None, locale: str = DEFAULT) -> str:
     """The champions' role as /settings shows it, with what would stop the bot giving it."""
+    option = option_name(locale, "champion-role")
     if role_id is None:
-        return "champion-role: **none**: a season's end gives no role."
+        return t(locale, "{option}: **none**: a season's end gives no role.", option=option)
     role = guild.get_role(role_id)
-    line = (
-        f"champion-role: {role.mention if role else '**a deleted role**'}: when a season ends, each game's "
-        "#1 gets it and the last champions lose it."
+    line = t(
+        locale,
+        "{option}: {role}: when a season ends, each game's #1 gets it and the last champions lose it.",
+        option=option,
+        role=role.mention if role else t(locale, "**a deleted role**"),
     )
-    problem = champions.role_problem(guild, role)
+    problem = champions.role_problem(guild, role, locale)
     return f"{line}\n⚠️ {problem}" if problem else line
 
 
-def _ask(what: str, user_id: int, arg: str = "") -> discord.ui.View:
-    return make_view([ConfirmButton(what, user_id, arg), ConfirmButton("cancel", user_id)])
+def _ask(what: str, user_id: int, locale: str, arg: str = "") -> discord.ui.View:
+    return make_view(
+        [ConfirmButton(what, user_id, arg, locale=locale), ConfirmButton("cancel", user_id, locale=locale)]
+    )
 
 
 class StandingsCog(commands.Cog):
@@ -240,36 +314,47 @@ class StandingsCog(commands.Cog):
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, SEASON_NAME_MAX]
     ) -> None:
         assert interaction.guild_id is not None
+        locale = private_locale(interaction)
         if not _can_manage(interaction):
             return await reply_private(
-                interaction, "Only a member with Manage Server can start a new season."
+                interaction, t(locale, "Only a member with Manage Server can start a new season.")
             )
         name = " ".join(name.split())
         if not name:
-            return await reply_private(interaction, "A season needs a name.")
+            return await reply_private(interaction, t(locale, "A season needs a name."))
         taken = {s.name.casefold() for s in await self.bot.storage.seasons(interaction.guild_id)}
         if name.casefold() in taken:
-            return await reply_private(interaction, "There is already a season of that name here.")
+            return await reply_private(interaction, t(locale, "There is already a season of that name here."))
         if await self.bot.storage.game_count(interaction.guild_id, season=0) == 0:
             return await reply_private(
-                interaction, "No game has been recorded this season: nothing to archive."
+                interaction, t(locale, "No game has been recorded this season: nothing to archive.")
             )
         await reply_private(
             interaction,
-            f"Archive this season's standings as **{discord.utils.escape_markdown(name)}** and start "
-            "every leaderboard afresh? All-time standings stay. The channel will be told each game's "
-            "top three.",
-            view=_ask("season", interaction.user.id, name),
+            t(
+                locale,
+                "Archive this season's standings as **{name}** and start every leaderboard afresh? "
+                "All-time standings stay. The channel will be told each game's top three.",
+                name=discord.utils.escape_markdown(name),
+            ),
+            view=_ask("season", interaction.user.id, locale, name),
         )
 
     @season.command(name="list", description="This server's archived seasons.")
     async def season_list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        locale = private_locale(interaction)
         seasons = await self.bot.storage.seasons(interaction.guild_id)
         if not seasons:
-            return await reply_private(interaction, "No season has been archived here yet.")
+            return await reply_private(interaction, t(locale, "No season has been archived here yet."))
         lines = [
-            f"**{discord.utils.escape_markdown(s.name)}** — ended <t:{s.ended_at // 1000}:D>" for s in seasons
+            t(
+                locale,
+                "**{name}** — ended {date}",
+                name=discord.utils.escape_markdown(s.name),
+                date=f"<t:{s.ended_at // 1000}:D>",
+            )
+            for s in seasons
         ]
         await reply_private(interaction, "\n".join(lines))
 
@@ -277,15 +362,19 @@ class StandingsCog(commands.Cog):
         name="reset", description="Delete every finished game, rating and season of this server."
     )
     async def standings_reset(self, interaction: discord.Interaction) -> None:
+        locale = private_locale(interaction)
         if not _can_manage(interaction):
             return await reply_private(
-                interaction, "Only a member with Manage Server can reset the standings."
+                interaction, t(locale, "Only a member with Manage Server can reset the standings.")
             )
         await reply_private(
             interaction,
-            "Delete **every** finished game, rating and season of this server? This cannot be undone. "
-            "Games in progress are not affected.",
-            view=_ask("reset", interaction.user.id),
+            t(
+                locale,
+                "Delete **every** finished game, rating and season of this server? This cannot be "
+                "undone. Games in progress are not affected.",
+            ),
+            view=_ask("reset", interaction.user.id, locale),
         )
 
     @app_commands.command(name="settings", description="This server's settings (Manage Server).")
@@ -315,25 +404,35 @@ class StandingsCog(commands.Cog):
         language: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.guild is not None
+        locale = private_locale(interaction)
         if not _can_manage(interaction):
-            return await reply_private(interaction, "Only a member with Manage Server can change settings.")
+            return await reply_private(
+                interaction, t(locale, "Only a member with Manage Server can change settings.")
+            )
         if champion_role is not None and clear_champion_role:
             return await reply_private(
-                interaction, "Choose a champion role or clear it, not both: nothing changed."
+                interaction, t(locale, "Choose a champion role or clear it, not both: nothing changed.")
             )
         if champion_role is not None and (champion_role.is_default() or champion_role.managed):
             return await reply_private(
                 interaction,
-                f"**{discord.utils.escape_markdown(champion_role.name)}** cannot be given to members (it is "
-                "@everyone or belongs to an integration): nothing changed. Choose a role you made.",
+                t(
+                    locale,
+                    "**{role}** cannot be given to members (it is @everyone or belongs to an "
+                    "integration): nothing changed. Choose a role you made.",
+                    role=discord.utils.escape_markdown(champion_role.name),
+                ),
             )
         if champion_role is not None and not _could_give(interaction, champion_role):
             # Else Manage Server alone would let a member have the bot hand out a role they may not.
             return await reply_private(
                 interaction,
-                f"Only a member who could give **{discord.utils.escape_markdown(champion_role.name)}** "
-                "themselves (Manage Roles, and a role above it) can make it the champions' role: "
-                "nothing changed.",
+                t(
+                    locale,
+                    "Only a member who could give **{role}** themselves (Manage Roles, and a role "
+                    "above it) can make it the champions' role: nothing changed.",
+                    role=discord.utils.escape_markdown(champion_role.name),
+                ),
             )
         storage = self.bot.storage
         changes: dict[str, object] = {}
@@ -354,23 +453,42 @@ class StandingsCog(commands.Cog):
             self.bot.languages.remember(interaction.guild_id, chosen)
             self.bot.sessions.speak(interaction.guild_id, public_locale(chosen, interaction.guild_locale))
         current = await storage.settings(interaction.guild_id)
+        # The answer is private: the member's language, options named as their client shows them.
         rated = (
-            "games with computer players **change** the human players' ratings"
+            t(
+                locale,
+                "{option}: **on**: games with computer players **change** the human players' ratings "
+                "(from the next game recorded). Computer players are never rated nor ranked themselves.",
+                option=option_name(locale, "computers-rated"),
+            )
             if current.computers_rated
-            else "games with computer players **do not change** anyone's rating"
+            else t(
+                locale,
+                "{option}: **off**: games with computer players **do not change** anyone's rating "
+                "(from the next game recorded). Computer players are never rated nor ranked themselves.",
+                option=option_name(locale, "computers-rated"),
+            )
         )
         pings = (
-            "a turn that has waited 30 s mentions the players it waits for, in one short message "
-            "deleted when the turn is over"
+            t(
+                locale,
+                "{option}: **on**: a turn that has waited {wait} mentions the players it waits for, in "
+                "one short message deleted when the turn is over.",
+                option=option_name(locale, "turn-pings"),
+                wait=duration(locale, PING_AFTER_MS),
+            )
             if current.turn_pings
-            else "nobody is mentioned when it is their turn"
+            else t(
+                locale,
+                "{option}: **off**: nobody is mentioned when it is their turn.",
+                option=option_name(locale, "turn-pings"),
+            )
         )
         lines = [
-            f"{'Saved. ' if changes else ''}computers-rated: **{'on' if current.computers_rated else 'off'}**: "
-            f"{rated} (from the next game recorded). Computer players are never rated nor ranked themselves.",
-            champion_line(interaction.guild, current.champion_role_id),
-            f"turn-pings: **{'on' if current.turn_pings else 'off'}**: {pings}.",
-            _language_line(current.language, interaction.guild_locale),
+            (t(locale, "Saved.") + " " if changes else "") + rated,
+            champion_line(interaction.guild, current.champion_role_id, locale),
+            pings,
+            _language_line(current.language, interaction.guild_locale, locale),
         ]
         await reply_private(interaction, "\n".join(lines))
 
@@ -385,10 +503,14 @@ class StandingsCog(commands.Cog):
         name="forget-me", description="Remove your results, ratings and stats from every server."
     )
     async def forget_me(self, interaction: discord.Interaction) -> None:
+        locale = private_locale(interaction)
         await reply_private(
             interaction,
-            "Remove your results, ratings and stats from **every** server? Your seats in others' "
-            'finished games will show "a former member". This cannot be undone. A game you are '
-            "playing now is recorded when it ends.",
-            view=_ask("forget", interaction.user.id),
+            t(
+                locale,
+                "Remove your results, ratings and stats from **every** server? Your seats in others' "
+                'finished games will show "a former member". This cannot be undone. A game you are '
+                "playing now is recorded when it ends.",
+            ),
+            view=_ask("forget", interaction.user.id, locale),
         )

@@ -23,6 +23,9 @@ AREAS: dict[str, tuple[str, ...]] = {
         "cogs/replay.py",
         "bot/replay_board.py",
         "bot/replays.py",
+        "bot/replay_share.py",
+        "bot/champions.py",
+        "bot/ratings.py",
     ),
     # The session layer (lobby, boards' shared parts, refusals, play again) and the engine protocol.
     "session": ("bot/*", "cogs/*"),

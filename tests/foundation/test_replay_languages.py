@@ -1,0 +1,128 @@
+"""/replay in every language: a private page speaks its viewer's Discord language (Kabuki's
+board too, drawn by its renderer's ``locale=``), a replay posted in the channel speaks the
+server's, no buried mask reaches the channel in any language, and the record and the shuffle's
+verdict stay the same whatever the language."""
+
+from __future__ import annotations
+
+import pytest
+from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pages_of, record_of
+
+from bot.games.kabuki.board import mask
+from bot.i18n import shipped
+from bot.i18n.pseudo import untranslated
+from bot.replay_board import public_board
+from bot.replays import verify
+
+LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(GAMES)
+
+
+def labels(message) -> list[str]:
+    return [c["label"] for row in message.components for c in row["components"]]
+
+
+async def french_server(world, simcord_env):
+    """A moderator sets the server's language to French with /settings language:."""
+    import discord
+
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(simcord_env.create_user("boss"), roles=[role])
+    await boss.slash(world.channel, "settings", language="fr")
+
+
+async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in_the_servers(
+    world, locales, simcord_env
+):
+    rec = record_of("kabuki")
+    names = await keep(world, rec, "k1")
+    count = len(pages_of(rec, names))
+    alice, bob, frank = world.members[0], world.members[1], world.members[5]
+    locales.members.update({alice.id: "de", frank.id: "fr"})  # bob: English
+    await french_server(world, simcord_env)
+
+    german = (await alice.slash(world.channel, "replay")).response
+    assert german.content.startswith("**Wiederholung: Kabuki**, beendet <t:")
+    assert f"Schritt **1 / {count}**: " in german.content
+    # The verdict's frame is translated; the verifier's own words stay as `verify` prints them.
+    assert f"✅ Mischen {verify(rec).summary}" in german.content
+    assert labels(german)[-2:] == ["Im Kanal posten", "Aufzeichnung herunterladen"]
+    assert german.embeds[1].title == "Offen (das Spiel ist vorbei)"
+    _, engine = engine_at(rec, names, pages_of(rec, names)[0].step)
+    assert german.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "de").embed.to_dict()
+    english = (await bob.slash(world.channel, "replay")).response
+    assert (
+        english.content.startswith("**Replay: Kabuki**")
+        and english.embeds[1].title == "Face up (the game is over)"
+    )
+    assert custom_ids(english) == custom_ids(german)  # ids never change with the language
+
+    # alice posts step 11: the channel reads French, the server's language.
+    page = (await alice.click(german, label="+10")).response
+    assert f"Schritt **11 / {count}**" in page.content
+    public = (await alice.click(page, label="Im Kanal posten")).response
+    assert not public.ephemeral
+    assert public.content.startswith("📣 **alice** a publié cette rediffusion d'une partie terminée.")
+    assert "**Revoir : Kabuki**" in public.content and f"Étape **11 / {count}**\n✅ Mélange" in public.content
+    assert labels(public) == ["La regarder vous-même"]
+    _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
+    assert public.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "fr").embed.to_dict()
+    # No buried mask in the channel, in any language's name for it.
+    view = engine.view(None)
+    shown = {s["top"] for s in view["stacks"]} | ({view["current"]["card"]} if view["current"] else set())
+    buried = {c for stack in engine.stacks for c in stack[:-1]} - shown
+    text = embeds_text(public) + public.content
+    assert buried and not any(mask(card, code) in text for card in buried for code in shipped())
+
+    # Whoever presses Watch reads it in their own language.
+    watched = (await bob.click(public, label="La regarder vous-même")).response
+    assert watched.ephemeral and f"Step **11 / {count}**" in watched.content
+    watched = (await frank.click(public, label="La regarder vous-même")).response
+    assert f"Étape **11 / {count}**" in watched.content and watched.embeds[1].title.startswith(
+        "Cartes visibles"
+    )
+    refused = await frank.click(watched, label="Publier dans le salon")  # frank did not play
+    assert (
+        refused.response.content
+        == "Seuls les joueurs de cette partie peuvent publier sa rediffusion dans le salon."
+    )
+
+    # The record handed out is the same bytes whatever the language of the press.
+    german_file = await alice.click(page, label="Aufzeichnung herunterladen")
+    assert "📥 Die Aufzeichnung dieser Partie, genau wie gespeichert." in german_file.response.content
+    assert "`python -m bot verify kabuki-k1.json`" in german_file.response.content
+    english_file = await bob.click(english, label="Download record")
+    cdn = world.env.backend.cdn
+    [german_record], [english_record] = german_file.response.attachments, english_file.response.attachments
+    assert cdn.get(german_record.url) == cdn.get(english_record.url)
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_frame(
+    world, locales, pseudo_locale, kind
+):
+    rec = record_of(kind)
+    names = await keep(world, rec, "k1")
+    alice = world.members[0]
+    locales.members[alice.id] = pseudo_locale
+    summary = verify(rec).summary
+    page = (await alice.slash(world.channel, "replay")).response
+    for label in ("+10", "⏭"):
+        moment = pages_of(rec, names)[int(page.content.split("**")[3].split(" / ")[0]) - 1]
+        # The step's words and what the board hid come from the game's history (its own area,
+        # shared with the command-line replay); the verdict's words are `verify`'s.
+        frame = page.content.replace(moment.text, "").replace(summary, "")
+        assert untranslated(frame + "\n" + page.embeds[1].title, allowed=names) == [], frame
+        assert untranslated(" ".join(labels(page)), allowed=names) == []
+        if kind == "kabuki":  # the converted game's board is drawn in the viewer's language too
+            board = page.embeds[0]
+            words = [board.title or "", board.description or "", board.footer.text or ""]
+            words += [part for field in board.fields for part in (field.name, field.value)]
+            assert untranslated("\n".join(words), allowed=[*names, "Kabuki"]) == [], words
+        assert len(page.content) <= CONTENT_MAX and sum(len(e) for e in page.embeds) <= TOTAL_MAX
+        assert all(len(label) <= LABEL_MAX for label in labels(page))
+        page = (await alice.click(page, label=label)).response
