@@ -10,7 +10,6 @@ once (``bot.recording``).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot import computers
+from bot import computers, faults
 from bot.answer import send_private
 from bot.board import Board, closed_board
 from bot.clock import now_ms, snowflake_ms
@@ -238,11 +237,21 @@ class GameCog(Lobby, commands.GroupCog):
                     continue  # the seat can still read it from its own view (e.g. "My card")
                 refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
-            with contextlib.suppress(discord.NotFound):  # answered too late: nothing left to say
+            try:
                 if self._from_panel(session, interaction):
                     await interaction.response.edit_message(view=None)  # its controls are spent
                 else:
                     await interaction.response.defer()
+            except discord.HTTPException as error:
+                if not faults.discords_fault(error):
+                    raise
+                # Answered too late, or Discord failed: the move is saved and the board goes by REST.
+                log.warning(
+                    "press in channel %s not acknowledged: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
             await self._publish(session, self.render_board(session))
@@ -276,6 +285,17 @@ class GameCog(Lobby, commands.GroupCog):
                 await target.followup.send(ephemeral=True, **message)
             release(message)
         except discord.HTTPException as error:
+            if faults.transient(error):
+                # Discord failed once discord.py gave up retrying: the seat keeps its token and
+                # can read the news from its own view (e.g. "My card").
+                log.warning(
+                    "private message to seat %s in channel %s not sent: %s/%s",
+                    seat,
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
+                return True
             if error.status not in TOKEN_REFUSED:
                 raise  # a malformed message is a bug, not a refusal
             # Status and code only: the payload is a secret.

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import faults
 from bot.answer import edit_board
 from bot.board import Board
 from bot.components import bind
@@ -41,7 +42,6 @@ log = logging.getLogger(__name__)
 EDITS = 5  # REST edits of one channel's messages...
 WINDOW_S = 5.0  # ...in any such span: Discord's per-channel limit
 EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
-UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 
 # What a board message shows when this process has not drawn it (a board restored after a
 # restart): unequal to every picture key, None included, so the next edit states its picture.
@@ -120,10 +120,11 @@ class Publisher:
                 )
             except discord.HTTPException as error:
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
-                if not isinstance(error, discord.NotFound) or error.code != UNKNOWN_INTERACTION:
+                if not faults.discords_fault(error):
                     self.shown = None
                     raise
-                # Answered after Discord's 3 s: the move stands, so edit the board message itself.
+                # Answered after Discord's 3 s, or Discord failed: the move stands, so edit the
+                # board message itself.
             else:
                 self.waiting = None  # this answer showed the latest board
                 # A REST edit in flight might land after this answer: it is then sent again.

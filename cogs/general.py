@@ -322,7 +322,11 @@ class GeneralCog(commands.Cog):
                 if bot.sessions.get(session.channel_id) is not session:
                     return await reply_private(interaction, "That game has already ended.")
                 await bot.game_cogs[session.kind].end(session, interaction.user.display_name)
-            await reply_private(interaction, "Ended.")
+            try:
+                await reply_private(interaction, "Ended.")
+            except discord.HTTPException as error:
+                if not await bot.answer_fault(interaction, error):
+                    raise
 
         @app_commands.command(
             name="board", description="Post the game board again at the bottom of the channel."
@@ -332,10 +336,15 @@ class GeneralCog(commands.Cog):
             session = bot.sessions.get(interaction.channel_id or 0)
             if session is None:
                 return await reply_private(interaction, "There is no game in this channel.")
-            async with session.lock:
-                if bot.sessions.get(session.channel_id) is not session:
-                    return await reply_private(interaction, "That game has already ended.")
-                message = await bot.game_cogs[session.kind].repost(session)
-            await reply_private(interaction, f"Here it is: {message.jump_url}")
+            try:
+                async with session.lock:
+                    if bot.sessions.get(session.channel_id) is not session:
+                        return await reply_private(interaction, "That game has already ended.")
+                    message = await bot.game_cogs[session.kind].repost(session)
+                await reply_private(interaction, f"Here it is: {message.jump_url}")
+            except discord.HTTPException as error:
+                # Not posted (a permission, a fault of Discord's): the old board stays as it was.
+                if not await bot.answer_fault(interaction, error):
+                    raise
 
         return [leaderboard, stats, rules, help_, end, board]
