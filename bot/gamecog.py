@@ -312,6 +312,14 @@ class GameCog(Lobby, commands.GroupCog):
             return False
         return True
 
+    async def tell_players(self, session: Session, text: str) -> None:
+        """``text`` to every seat whose last press's token still takes a followup, privately:
+        the one way to reach players when the bot may not post in their channel."""
+        now = now_ms()
+        for seat, token in list(session.last_interaction.items()):
+            if now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS:
+                await self._push(session, seat, token, {"content": text})
+
     def _followup(self, seat: SeatToken) -> discord.Webhook:
         """The followup webhook of a seat's interaction, as ``Interaction.followup`` builds it:
         ``Webhook.partial`` makes an incoming webhook, which cannot send ephemeral messages."""

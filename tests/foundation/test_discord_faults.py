@@ -5,6 +5,7 @@ error captured by SimCord (an exception reaching discord.py fails the test at te
 
 from __future__ import annotations
 
+import discord
 from test_sessions import scores, start_tap
 
 CALLBACK = "/interactions/*/callback"
@@ -63,6 +64,68 @@ async def test_a_private_followup_discord_fails_does_not_fail_the_press(world, s
     peek = await alice.click(world.board(), label="Peek")  # she can still read it
     assert "Your secret number is" in peek.response.content
     assert not simcord_env.errors
+
+
+async def test_a_board_edit_discord_fails_is_tried_again_after_a_pause(world, simcord_env):
+    old = await start_tap(world, target=5)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=502, times=2)
+    await simcord_env.advance_time(31)  # alice idles: the timer's edit fails twice...
+    await simcord_env.advance_time(7)  # ...and goes through 2 s and 4 s later
+    assert "Turn 1: **bob**" in world.board().embeds[0].description
+    assert board_edits(simcord_env, world.channel.id, since) == 3
+
+
+async def test_a_board_edit_failing_for_long_is_given_up_and_healed_by_the_next_change(world, simcord_env):
+    alice, bob = world.members[:2]
+    old = await start_tap(world, target=5)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=503, times=None
+    )
+    await simcord_env.advance_time(31)
+    await simcord_env.advance_time(20)
+    assert board_edits(simcord_env, world.channel.id, since) == 4  # once, then 3 retries: no loop
+    simcord_env.backend.faults.clear()
+    await bob.click(world.board(), label="Tap")
+    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert scores(world) == "alice: 0\nbob: 1"
+
+
+async def test_a_lost_permission_is_told_to_the_players_once_naming_it_and_never_retried(simcord_env):
+    guild = simcord_env.create_guild("Perms")
+    me = guild.me
+    channel = guild.create_text_channel(
+        "nolinks", overwrites={me: discord.PermissionOverwrite(embed_links=False)}
+    )
+    alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob"))
+    await alice.slash(channel, "tap new", target=9)
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    await alice.click(channel.last_message, label="Tap")
+    await bob.click(channel.last_message, label="Tap")
+    since = len(simcord_env.backend.http_requests)
+    # SimCord does not check Embed Links itself: Discord's refusal is injected.
+    simcord_env.inject_error(
+        "*", f"/channels/{channel.id}/*", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    await simcord_env.advance_time(31)  # alice idles: the timer's edit is refused
+    await simcord_env.advance_time(31)  # and bob: refused again, nobody told twice
+    assert board_edits(simcord_env, channel.id, since) == 2  # one per change, no retries
+    for member in (alice, bob):
+        told = [
+            m.content
+            for m in channel.history(viewer=member)
+            if m.flags.ephemeral and "I can't edit the board" in m.content
+        ]
+        assert told == [
+            f"I can't edit the board here: I need **Embed Links** in <#{channel.id}>. The game goes on "
+            "(your presses still work); a moderator can give it back, and `/board` posts the board again."
+        ]
+    # Presses still work: their answers carry the board, which needs no channel permission.
+    simcord_env.backend.faults.clear()
+    await alice.click(channel.last_message, label="Tap")
+    assert channel.last_message.embeds[0].fields[0].value == "alice: 2\nbob: 1"
 
 
 async def test_board_without_the_right_to_post_says_which_permission_and_keeps_the_board(world, simcord_env):
