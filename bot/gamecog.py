@@ -10,6 +10,7 @@ once (``bot.recording``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -367,7 +368,18 @@ class GameCog(Lobby, commands.GroupCog):
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
         assert session.engine is not None
         result = session.engine.result()
-        await record(self, session, "finished", result)
+        try:
+            await record(self, session, "finished", result)
+        except Exception:
+            # The database failed (a lost connection, a locked file): the game stays open, over,
+            # saved if storage takes it (a restart records it), and its timer tries again.
+            log.exception(
+                "game %s in channel %s finished but not recorded", session.game_key, session.channel_id
+            )
+            with contextlib.suppress(Exception):
+                await self._save(session)
+            self.timers.finish_later(session)
+            return
         await self._forget(session)
         final = with_play_again(self.render_final(session, result), session.game_key)
         await self._publish(session, final, interaction)

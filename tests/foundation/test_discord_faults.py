@@ -5,6 +5,8 @@ error captured by SimCord (an exception reaching discord.py fails the test at te
 
 from __future__ import annotations
 
+import sqlite3
+
 import discord
 from test_sessions import scores, start_tap
 
@@ -149,4 +151,34 @@ async def test_a_lobby_discord_fails_to_post_leaves_the_channel_free(world, simc
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     await alice.slash(world.channel, "tap new")
     assert "lobby" in world.board().embeds[0].title
+    assert not simcord_env.errors
+
+
+async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_database_is_back(
+    world, simcord_env, monkeypatch, caplog
+):
+    alice = world.members[0]
+    await start_tap(world, target=1)
+    storage = simcord_env.bot.storage
+    real_record = storage.record_game
+    failures = iter([sqlite3.OperationalError("database is locked")] * 2)
+
+    async def flaky(record):
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return await real_record(record)
+
+    monkeypatch.setattr(storage, "record_game", flaky)
+    tapped = await alice.click(world.board(), label="Tap")  # the game is over; its record fails
+    assert tapped.acknowledged
+    assert "finished but not recorded" in caplog.text
+    assert simcord_env.bot.sessions.get(world.channel.id) is not None  # kept until recorded
+    assert await storage.game_count(world.guild.id, "tap") == 0
+    await simcord_env.advance_time(6)  # fails again: the next try waits 10 s
+    assert await storage.game_count(world.guild.id, "tap") == 0
+    await simcord_env.advance_time(11)
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert "Winner" in world.board().embeds[0].fields[-1].value
     assert not simcord_env.errors
