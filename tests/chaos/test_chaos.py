@@ -1,6 +1,6 @@
 """Chaos: whole games of every title played by several members pressing at random while Discord
 fails in every way it does (see driver.py). Seeded, bounded in steps and virtual time; a longer
-run by hand: CHAOS_SEEDS=20 CHAOS_STEPS=400 python -m pytest tests/chaos -q."""
+run by hand: ``python bench/chaos_soak.py`` (more seeds, longer games)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import os
 import pytest
 from chaos.driver import COGS, SETTLE_S, SUMMARIES, Chaos
 
-SEEDS = range(int(os.environ.get("CHAOS_SEEDS", "2")))
+FIRST = int(os.environ.get("CHAOS_FIRST_SEED", "0"))
+SEEDS = range(FIRST, FIRST + int(os.environ.get("CHAOS_SEEDS", "2")))
 STEPS = int(os.environ.get("CHAOS_STEPS", "150"))
 
 
