@@ -33,7 +33,7 @@ from cogs.kingdom import KingdomCog
 from cogs.masks import MasksCog
 
 COGS = [KabukiCog, MasksCog, KingdomCog]
-SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (conftest)
+SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (tests/conftest.py)
 EPHEMERAL = 64
 # The driver moves the clock itself (``advance_time``): SimCord's real-time fallback for a bare
 # loop timer (a session's ``Alarm``) is turned off for the run (``virtual_alarms``), so a busy
