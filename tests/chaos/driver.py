@@ -325,7 +325,11 @@ class Chaos:
         """A disconnect and resume, in the middle of a race when one is open; a press made
         meanwhile never reaches the bot."""
         shard = self.bot.get_shard(0)
-        await self._press(self.board())  # may open a race
+        await self._press(self.board(), self._someone_to_play())  # may open a race
+        session = self.session
+        if session is not None and session.engine is not None:
+            state = session.engine.to_json()
+            self.counts["mid-race"] += bool(state.get("race") or state.get("races"))
         await shard.disconnect()
         self.gateway_down = True
         try:
@@ -442,7 +446,7 @@ class Chaos:
             f"{c['not delivered (gateway down)']} lost to the gateway, "
             f"{c['interaction failed']} left to 'interaction failed'); "
             f"{fired} faults hit ({dict(sorted(self.fired.items()))}), "
-            f"{c['restarts']} restart(s), {c['reconnects']} reconnect(s), "
+            f"{c['restarts']} restart(s), {c['reconnects']} reconnect(s) ({c['mid-race']} mid-race), "
             f"{c['permission notices']} permission notices in {c['outages']} outages; "
             f"{c['unhandled']} unhandled, {c['stuck games']} stuck, {c['recorded']} recorded, "
             f"{c['stale boards']} stale boards in {c['checkpoints']} checks, {c['secrets leaked']} secrets leaked"
