@@ -322,11 +322,7 @@ class GeneralCog(commands.Cog):
                 if bot.sessions.get(session.channel_id) is not session:
                     return await reply_private(interaction, "That game has already ended.")
                 await bot.game_cogs[session.kind].end(session, interaction.user.display_name)
-            try:
-                await reply_private(interaction, "Ended.")
-            except discord.HTTPException as error:
-                if not await bot.answer_fault(interaction, error):
-                    raise
+            await reply_private(interaction, "Ended.")
 
         @app_commands.command(
             name="board", description="Post the game board again at the bottom of the channel."
