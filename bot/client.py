@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import faults
 from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
@@ -200,7 +201,11 @@ class GameBot(commands.AutoShardedBot):
                     interaction, f"That is an old board. The game goes on here: {message_link(session)}"
                 )
             await cog.on_press(interaction, session, press)
-        except Exception:
+        except Exception as error:
+            if faults.discords_fault(error):
+                # Discord's, not a bug: whatever the press changed is saved, the board heals.
+                log.warning("press in channel %s not answered: %s", press.channel_id, _status(error))
+                return await self._apologize(interaction, faults.DISCORD_HICCUP)
             await self._apologize(interaction)
             raise
 
@@ -210,15 +215,40 @@ class GameBot(commands.AutoShardedBot):
         if isinstance(error, app_commands.CheckFailure):
             await reply_private(interaction, str(error) or "You cannot use that command here.")
             return
+        if await self.answer_fault(interaction, error):
+            return
         log.error("slash command failed", exc_info=error)
         await self._apologize(interaction)
 
+    async def answer_fault(self, interaction: discord.Interaction, error: BaseException) -> bool:
+        """Answer a command Discord failed (a fault of its own, or a permission the bot lacks in
+        the channel) privately, saying which; False for any other error, which is a bug."""
+        if not (faults.discords_fault(error) or faults.forbidden(error)):
+            return False
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.warning("/%s in channel %s failed: %s", command, interaction.channel_id, _status(error))
+        text = faults.DISCORD_HICCUP
+        if faults.forbidden(error):
+            original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+            names = faults.missing_permissions(interaction.channel, getattr(original, "code", 0))
+            text = faults.permission_notice(f"<#{interaction.channel_id}>", names)
+        await self._apologize(interaction, text)
+        return True
+
     @staticmethod
-    async def _apologize(interaction: discord.Interaction) -> None:
+    async def _apologize(
+        interaction: discord.Interaction,
+        text: str = "Sorry, something went wrong on my side. The game is safe; try again.",
+    ) -> None:
         with contextlib.suppress(discord.HTTPException):
-            await reply_private(
-                interaction, "Sorry, something went wrong on my side. The game is safe; try again."
-            )
+            await reply_private(interaction, text)
+
+
+def _status(error: BaseException) -> str:
+    """An HTTP error's status and code, all that is logged of it (its payload may be a secret)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"
 
 
 def create_bot(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot import computers
+from bot import computers, faults
 from bot.answer import send_private
 from bot.board import Board, closed_board
 from bot.clock import now_ms, snowflake_ms
@@ -278,11 +278,21 @@ class GameCog(Lobby, commands.GroupCog):
                     continue  # the seat can still read it from its own view (e.g. "My card")
                 refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
-            with contextlib.suppress(discord.NotFound):  # answered too late: nothing left to say
+            try:
                 if self._from_panel(session, interaction):
                     await interaction.response.edit_message(view=None)  # its controls are spent
                 else:
                     await interaction.response.defer()
+            except discord.HTTPException as error:
+                if not faults.discords_fault(error):
+                    raise
+                # Answered too late, or Discord failed: the move is saved and the board goes by REST.
+                log.warning(
+                    "press in channel %s not acknowledged: %s/%s",
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
             await self._publish(session, self.render_board(session))
@@ -316,6 +326,17 @@ class GameCog(Lobby, commands.GroupCog):
                 await target.followup.send(ephemeral=True, **message)
             release(message)
         except discord.HTTPException as error:
+            if faults.transient(error):
+                # Discord failed once discord.py gave up retrying: the seat keeps its token and
+                # can read the news from its own view (e.g. "My card").
+                log.warning(
+                    "private message to seat %s in channel %s not sent: %s/%s",
+                    seat,
+                    session.channel_id,
+                    error.status,
+                    error.code,
+                )
+                return True
             if error.status not in TOKEN_REFUSED:
                 raise  # a malformed message is a bug, not a refusal
             # Status and code only: the payload is a secret.
@@ -331,6 +352,14 @@ class GameCog(Lobby, commands.GroupCog):
                 del session.last_interaction[seat]
             return False
         return True
+
+    async def tell_players(self, session: Session, text: str) -> None:
+        """``text`` to every seat whose last press's token still takes a followup, privately:
+        the one way to reach players when the bot may not post in their channel."""
+        now = now_ms()
+        for seat, token in list(session.last_interaction.items()):
+            if now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS:
+                await self._push(session, seat, token, {"content": text})
 
     def _followup(self, seat: SeatToken) -> discord.Webhook:
         """The followup webhook of a seat's interaction, as ``Interaction.followup`` builds it:
@@ -379,7 +408,18 @@ class GameCog(Lobby, commands.GroupCog):
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
         assert session.engine is not None
         result = session.engine.result()
-        await record(self, session, "finished", result)
+        try:
+            await record(self, session, "finished", result)
+        except Exception:
+            # The database failed (a lost connection, a locked file): the game stays open, over,
+            # saved if storage takes it (a restart records it), and its timer tries again.
+            log.exception(
+                "game %s in channel %s finished but not recorded", session.game_key, session.channel_id
+            )
+            with contextlib.suppress(Exception):
+                await self._save(session)
+            self.timers.finish_later(session)
+            return
         await self._forget(session)
         final = with_play_again(self.render_final(session, result), session.game_key)
         await self._publish(session, final, interaction)

@@ -82,9 +82,17 @@ class Lobby:
             lobby = self._lobby(session)
             publisher = self.publisher(session)
             kwargs = await publisher.message_kwargs(lobby)
-            await interaction.response.send_message(**kwargs)
-            release(kwargs)
-            message = await interaction.original_response()
+            try:
+                await interaction.response.send_message(**kwargs)
+                message = await interaction.original_response()
+            except discord.HTTPException as error:
+                # No lobby message, no lobby: the channel must not stay taken by one nobody sees.
+                self.bot.sessions.remove(session)
+                if await self.bot.answer_fault(interaction, error):
+                    return
+                raise
+            finally:
+                release(kwargs)
             session.board_message_id = message.id
             publisher.posted(message.id, lobby)
             await self._save(session)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import faults
 from bot.answer import edit_board
 from bot.board import Board
 from bot.components import bind
@@ -41,7 +42,10 @@ log = logging.getLogger(__name__)
 EDITS = 5  # REST edits of one channel's messages...
 WINDOW_S = 5.0  # ...in any such span: Discord's per-channel limit
 EDIT_TOO_OLD = 30046  # Discord refuses edits of messages older than an hour past some count
-UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
+# A board edit Discord failed (once discord.py's own retries gave up) is tried again this many
+# times, BACKOFF_S, then twice, four times as long apart; then it waits for the next change.
+RETRIES = 3
+BACKOFF_S = 2.0
 
 # What a board message shows when this process has not drawn it (a board restored after a
 # restart): unequal to every picture key, None included, so the next edit states its picture.
@@ -94,6 +98,7 @@ class Publisher:
         self._task: asyncio.Task[None] | None = None
         self._in_flight = False
         self._answered_in_flight = False
+        self._lost_permissions = False  # told the players already; until an edit goes through
 
     # ------------------------------------------------------------------ showing a board
 
@@ -120,10 +125,11 @@ class Publisher:
                 )
             except discord.HTTPException as error:
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
-                if not isinstance(error, discord.NotFound) or error.code != UNKNOWN_INTERACTION:
+                if not faults.discords_fault(error):
                     self.shown = None
                     raise
-                # Answered after Discord's 3 s: the move stands, so edit the board message itself.
+                # Answered after Discord's 3 s, or Discord failed: the move stands, so edit the
+                # board message itself.
             else:
                 self.waiting = None  # this answer showed the latest board
                 # A REST edit in flight might land after this answer: it is then sent again.
@@ -239,6 +245,7 @@ class Publisher:
         return max(0.0, wait)
 
     async def _flush(self) -> None:
+        failed = 0  # transient faults in a row
         try:
             while self.waiting is not None:
                 wait = self._wait()
@@ -246,7 +253,18 @@ class Publisher:
                     await asyncio.sleep(wait)
                     continue  # a press may have shown the board meanwhile
                 board, self.waiting = self.waiting, None
-                await self._edit(board)
+                try:
+                    await self._edit(board)
+                except discord.HTTPException as error:
+                    failed += 1
+                    if faults.transient(error) and failed <= RETRIES:
+                        if self.waiting is None:
+                            self.waiting = board
+                        await asyncio.sleep(BACKOFF_S * 2 ** (failed - 1))
+                        continue
+                    await self._refused(error)
+                else:
+                    failed = 0
         except Exception:
             # The state is saved; the board heals at the next redraw.
             log.exception("board of channel %s not redrawn", self.session.channel_id)
@@ -279,16 +297,24 @@ class Publisher:
         if refused is not None:
             if isinstance(refused, discord.NotFound) or refused.code == EDIT_TOO_OLD:
                 return await self._post_again(message_id)
-            # No right to edit here any more, say: the next board is drawn in full.
-            self._sent = None
-            if self.waiting is None:
-                self.shown = None
-            log.warning(
-                "board of channel %s not edited: %s/%s", session.channel_id, refused.status, refused.code
-            )
-            return
+            raise refused
+        self._lost_permissions = False
         if self._answered_in_flight and self.waiting is None and self.shown is not None:
             self.waiting = self.shown[1]
+
+    async def _refused(self, error: discord.HTTPException) -> None:
+        """Discord refused the board for good (a permission taken away, or a fault that outlived
+        the retries): the next board is drawn in full, at the next change. Nothing is retried
+        meanwhile, and a lost permission is told to the players once."""
+        self._sent = None
+        if self.waiting is None:
+            self.shown = None
+        if faults.forbidden(error):
+            if self._lost_permissions:
+                return
+            self._lost_permissions = True
+            await self._publishers.tell_players(self.session, error.code)
+        log.warning("board of channel %s not shown: %s/%s", self.session.channel_id, error.status, error.code)
 
     async def _post_again(self, message_id: int | None) -> None:
         """The board message is gone or too old to edit: post the latest board anew."""
@@ -303,9 +329,9 @@ class Publisher:
         session = self.session
         channel = self._publishers.channel(session)
         old = session.board_message_id
-        self.waiting = None
         kwargs = await self.message_kwargs(board)
-        message = await channel.send(**kwargs)
+        message = await channel.send(**kwargs)  # refused: a waiting edit still goes out
+        self.waiting = None
         release(kwargs)
         session.board_message_id = message.id
         self.posted(message.id, board)
@@ -353,6 +379,15 @@ class Publishers:
 
     def alive(self, session: Session) -> bool:
         return self._bot.sessions.get(session.channel_id) is session
+
+    async def tell_players(self, session: Session, code: int) -> None:
+        """The bot lost a permission it needs for the board: the game's players (the host among
+        them) are told which one, privately."""
+        channel = self._bot.get_channel(session.channel_id)
+        text = faults.permission_notice(f"<#{session.channel_id}>", faults.missing_permissions(channel, code))
+        cog = self._bot.game_cogs.get(session.kind)
+        if cog is not None:
+            await cog.tell_players(session, text)
 
     def channel(self, session: Session) -> discord.PartialMessageable:
         return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

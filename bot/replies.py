@@ -3,20 +3,33 @@ session's board is."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
+from bot import faults
 from bot.answer import send_private
 from bot.sessions import Session
 
+log = logging.getLogger(__name__)
+
 
 async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """Answer only the presser, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await send_private(interaction, content=text, **kwargs)
+    """Answer only the presser, whether or not the interaction was answered already. An answer
+    Discord fails (a 5xx or 429 discord.py gave up on, or one too late to take) is logged, with
+    its status and code only, and dropped: it changed nothing, and nothing else can carry it."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await send_private(interaction, content=text, **kwargs)
+    except discord.HTTPException as error:
+        if not faults.discords_fault(error):
+            raise
+        log.warning(
+            "private answer in channel %s not sent: %s/%s", interaction.channel_id, error.status, error.code
+        )
 
 
 def is_moderator(interaction: discord.Interaction) -> bool:

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+FINISH_RETRY_S = 5.0  # a finished game's record failed: tried again this long after...
+FINISH_RETRY_MAX_S = 300.0  # ...doubling each time, up to this
+
 
 class Alarm:
     """A session's armed instant: the loop timer until it fires, then the task acting on it."""
@@ -112,6 +115,22 @@ class SessionTimers:
         alarm = Alarm(None)  # cancelled like any other, should the game end before it runs
         alarm.task = asyncio.get_running_loop().create_task(self._resume(session))
         session.timer = alarm
+
+    def finish_later(self, session: Session) -> None:
+        """A finished game whose record failed: try again after a pause, longer each time (at
+        most ``FINISH_RETRY_MAX_S``), until it is recorded or the process stops."""
+        self.cancel(session)
+        session.finish_tries += 1
+        pause = min(FINISH_RETRY_S * 2 ** (session.finish_tries - 1), FINISH_RETRY_MAX_S)
+        alarm = Alarm(None)
+        alarm.task = asyncio.get_running_loop().create_task(self._finish_after(session, pause))
+        session.timer = alarm
+
+    async def _finish_after(self, session: Session, pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with session.lock:
+            if self.cog._alive(session, PLAYING) and session.engine is not None and session.engine.is_over:
+                await self.cog._finish(session)
 
     def _fire(self, session: Session, alarm: Alarm) -> None:
         if session.timer is alarm:

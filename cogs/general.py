@@ -488,10 +488,15 @@ class GeneralCog(commands.Cog):
             session = bot.sessions.get(interaction.channel_id or 0)
             if session is None:
                 return await reply_private(interaction, t(locale, "There is no game in this channel."))
-            async with session.lock:
-                if bot.sessions.get(session.channel_id) is not session:
-                    return await reply_private(interaction, t(locale, "That game has already ended."))
-                message = await bot.game_cogs[session.kind].repost(session)
-            await reply_private(interaction, t(locale, "Here it is: {link}", link=message.jump_url))
+            try:
+                async with session.lock:
+                    if bot.sessions.get(session.channel_id) is not session:
+                        return await reply_private(interaction, t(locale, "That game has already ended."))
+                    message = await bot.game_cogs[session.kind].repost(session)
+                await reply_private(interaction, t(locale, "Here it is: {link}", link=message.jump_url))
+            except discord.HTTPException as error:
+                # Not posted (a permission, a fault of Discord's): the old board stays as it was.
+                if not await bot.answer_fault(interaction, error):
+                    raise
 
         return [leaderboard, stats, rules, help_, end, board]

@@ -23,6 +23,15 @@ from bot.client import GameBot, create_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 
 
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The chaos test's line per title and seed (tests/chaos), shown even under -q."""
+    chaos = sys.modules.get("chaos.driver")
+    if chaos is not None and chaos.SUMMARIES:
+        terminalreporter.section("chaos")
+        for line in chaos.SUMMARIES:
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture(autouse=True)
 def collector_as_found():
     """Every bot tunes the process's garbage collector as it starts (``bot.gc_tuning``); tests

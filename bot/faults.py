@@ -1,0 +1,83 @@
+"""Discord's own faults, told apart from the bot's bugs.
+
+discord.py already retries a 5xx (500, 502, 504, 524: five tries, 1–7 s apart) and waits out
+every 429 before it raises anything; what reaches the bot is what was left after that, or a fault
+it does not retry (503). Such a fault is Discord's, not a bug: it is logged as a warning with its
+status and code only (a payload may hold a secret) and the game goes on. A 403 in the game's
+channel means the bot lost a permission there: the players are told which one, once.
+"""
+
+from __future__ import annotations
+
+import discord
+
+UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+
+# What the bot needs in a game's channel, with the names Discord's settings show.
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+    ("read_message_history", "Read Message History"),
+)
+
+
+def transient(error: discord.HTTPException) -> bool:
+    """A fault of Discord's that may pass by itself: a server error or a rate limit."""
+    return error.status >= 500 or error.status == 429
+
+
+def discords_fault(error: BaseException) -> bool:
+    """Whether ``error`` (raised while answering a member) is Discord's doing rather than a bug:
+    a transient fault, or an interaction Discord no longer takes (answered too late)."""
+    if isinstance(error, discord.app_commands.CommandInvokeError):
+        error = error.original
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return transient(error) or (isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION)
+
+
+def forbidden(error: BaseException) -> bool:
+    """The bot may not do that in the channel: a permission or the channel itself was taken away."""
+    if isinstance(error, discord.app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
+
+
+def missing_permissions(channel: object, code: int) -> list[str]:
+    """The permissions the bot lacks in ``channel`` as its cache knows them. The cache can lag
+    behind Discord (or know nothing of the channel): then what the error code says."""
+    names: list[str] = []
+    guild = getattr(channel, "guild", None)
+    if guild is not None and guild.me is not None and hasattr(channel, "permissions_for"):
+        allowed = channel.permissions_for(guild.me)  # type: ignore[attr-defined]
+        in_thread = isinstance(channel, discord.Thread)
+        for flag, name in NEEDED:
+            if in_thread and flag == "send_messages":
+                flag, name = "send_messages_in_threads", "Send Messages in Threads"
+            if not getattr(allowed, flag):
+                names.append(name)
+    if names:
+        return names
+    if code == MISSING_ACCESS:
+        return ["View Channel"]
+    return [name for _, name in NEEDED[1:]]
+
+
+def permission_notice(channel_mention: str, names: list[str]) -> str:
+    """What the players are told, once, when the bot cannot touch the board any more."""
+    needed = " / ".join(f"**{name}**" for name in names)
+    return (
+        f"I can't edit the board here: I need {needed} in {channel_mention}. "
+        "The game goes on (your presses still work); a moderator can give it back, "
+        "and `/board` posts the board again."
+    )
+
+
+DISCORD_HICCUP = (
+    "Discord did not take my answer just now. The game is safe: check the board, "
+    "and press again if your move is not there."
+)

@@ -1,0 +1,478 @@
+"""A seeded chaos driver: members press random buttons (legal and illegal, on the board and on old
+messages), run /board and /end, while Discord's faults are injected at random moments through
+SimCord (HTTP 5xx and 429, 403 Missing Permissions / Missing Access, 404 Unknown Message and
+Unknown Interaction, a gateway disconnect and resume, a bot restart). It counts what members
+would notice and what the bot got wrong; ``Chaos.summary`` is the one line a run prints.
+
+SimCord replaces discord.py's HTTP transports, so discord.py's own retries (5xx, 429) never run
+under it: an injected fault reaches the bot as the error discord.py would raise once it gave up.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import random
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from simcord import _dpy_internals
+from simcord.http import router
+from simcord.results import to_discord_message
+
+from bot import lobby
+from bot.components import bind
+from bot.session_timers import SessionTimers
+from bot.sessions import PLAYING
+from cogs.kabuki import KabukiCog
+from cogs.kingdom import KingdomCog
+from cogs.masks import MasksCog
+
+COGS = [KabukiCog, MasksCog, KingdomCog]
+SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (tests/conftest.py)
+EPHEMERAL = 64
+# The driver moves the clock itself (``advance_time``): SimCord's real-time fallback for a bare
+# loop timer (a session's ``Alarm``) is turned off for the run (``virtual_alarms``), so a busy
+# machine can neither fire a game's timer by the wall clock between two steps nor make such a
+# firing overrun a settle. The settle timeout is generous for the same reason (a board picture
+# drawn on a loaded machine); it costs nothing when the bot is idle sooner.
+SETTLE_S = 2.5
+# Options that keep a game short: timers move it on when nobody presses.
+OPTIONS = {
+    "kabuki": {"grace": 0, "race_window": 1500, "turn_timer": 10, "reveal": 2},
+    "masks": {"guess_seconds": 10},
+    "kingdom": {"length": 2, "timer": 10},
+}
+ENGINE_OPTIONS = {"masks": {"race_window_ms": 1500}}  # set on the lobby before Start: no slash option
+# Every custom id the bot may hand out: game presses (pc/ps), and the registered dynamic items.
+CUSTOM_ID = re.compile(r"^(p[cs]:\d+:([0-9a-f]{8}:)?[a-z_]+(:[a-z0-9_.-]*)*|[a-z]+:[A-Za-z0-9_:.-]*)$")
+
+
+@dataclass
+class Fault:
+    """One kind of fault: what it hits and how Discord answers."""
+
+    name: str
+    method: str
+    path: str  # {ch}: the game's channel; {board}: its board message
+    status: int
+    code: int = 0
+    message: str = "Internal Server Error (chaos)"
+    times: tuple[int, int] | None = (1, 2)  # None: an outage, until the driver lifts it
+
+
+FAULTS = [
+    Fault("board edit 5xx", "PATCH", "/channels/{ch}/messages/*", 500),
+    Fault("board edit 502", "PATCH", "/channels/{ch}/messages/*", 502, message="Bad Gateway"),
+    Fault("board edit 503", "PATCH", "/channels/{ch}/messages/*", 503, message="Service Unavailable"),
+    Fault("send 5xx", "POST", "/channels/{ch}/messages", 503, message="Service Unavailable"),
+    Fault("followup 5xx", "POST", "/webhooks/*/*", 500),
+    Fault("callback 5xx", "POST", "/interactions/*/callback", 503, times=(1, 1)),
+    Fault("429 route", "PATCH", "/channels/{ch}/messages/*", 429, message="You are being rate limited."),
+    Fault("429 global", "*", "/*", 429, message="You are being rate limited. (global)", times=(1, 1)),
+    Fault("403 missing permissions", "*", "/channels/{ch}/*", 403, 50013, "Missing Permissions", None),
+    Fault("403 missing access", "*", "/channels/{ch}/*", 403, 50001, "Missing Access", None),
+    Fault("404 unknown message", "PATCH", "/channels/{ch}/messages/{board}", 404, 10008, "Unknown Message"),
+    Fault("404 unknown interaction", "POST", "/interactions/*/callback", 404, 10062, "Unknown Interaction"),
+]
+
+
+class LogTap(logging.Handler):
+    """Every log record of the run, to count errors and look for secrets in log lines."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@dataclass
+class Chaos:
+    env: Any
+    world: Any
+    kind: str
+    seed: int
+    restart: Callable[[], Awaitable[Any]]
+    steps: int = 150
+    rng: random.Random = field(init=False)
+    counts: collections.Counter[str] = field(default_factory=collections.Counter)
+    fired: collections.Counter[str] = field(default_factory=collections.Counter)
+    failures: list[str] = field(default_factory=list)
+    outages: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (lifted at step, fault)
+    private_lines: set[str] = field(default_factory=set)
+    fired_paths: list[str] = field(default_factory=list)
+    gateway_down: bool = False
+    game_key: str | None = None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(f"chaos:{self.kind}:{self.seed}")
+        self.channel = self.world.channel
+        # Four players and an onlooker. No computer seats: their moves chain bare loop timers
+        # under 5 s, which SimCord runs in real time, and a restart's fixed 5 s settle then
+        # times out now and then (the known flaky restart test); the games' own timers move
+        # them on instead.
+        self.members = self.world.members[:5]
+        self.tap = LogTap()
+
+    # ------------------------------------------------------------------ the world as it is
+
+    @property
+    def bot(self) -> Any:
+        return self.env.bot
+
+    @property
+    def session(self) -> Any:
+        return self.bot.sessions.get(self.channel.id)
+
+    def stored(self) -> list[Any]:
+        return sorted(self.env.backend.messages.get(self.channel.id, {}).values(), key=lambda m: m.id)
+
+    def board(self) -> Any | None:
+        session = self.session
+        if session is None or session.board_message_id is None:
+            return None
+        return self.env.backend.messages.get(self.channel.id, {}).get(session.board_message_id)
+
+    # ------------------------------------------------------------------ the run
+
+    async def play(self) -> None:
+        logging.getLogger().addHandler(self.tap)
+        original = router._check_faults
+        router._check_faults = self._watch_faults(original)
+        wakeup = _dpy_internals.is_intentional_wait_wakeup
+        _dpy_internals.is_intentional_wait_wakeup = virtual_alarms(wakeup)
+        # The game's seed and salt from the run's seed: the same run deals the same cards.
+        lobby_secrets = lobby.secrets
+        lobby.secrets = SeededSecrets(self.rng.getrandbits(64))  # type: ignore[assignment]
+        try:
+            await self._open()
+            for step in range(self.steps):
+                if self.session is None:
+                    break
+                self._lift_outages(step)
+                await self._step(step)
+            await self._drain()
+        finally:
+            router._check_faults = original
+            _dpy_internals.is_intentional_wait_wakeup = wakeup
+            lobby.secrets = lobby_secrets  # type: ignore[assignment]
+            logging.getLogger().removeHandler(self.tap)
+        await self._check_end()
+
+    def _watch_faults(self, original: Callable[..., None]) -> Callable[..., None]:
+        def check(backend: Any, method: str, path: str) -> None:
+            try:
+                original(backend, method, path)
+            except Exception as error:
+                self.fired[f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"] += 1
+                self.fired_paths.append(path)
+                raise
+
+        return check
+
+    async def _open(self) -> None:
+        host, *others = self.members[:4]
+        await host.slash(self.channel, f"{self.kind} new", **OPTIONS[self.kind])
+        for member in others:
+            await member.click(self.world.board(), label="Join")
+        self.session.options.update(ENGINE_OPTIONS.get(self.kind, {}))
+        await host.click(self.world.board(), label="Start")
+        assert self.session is not None and self.session.status == PLAYING
+        self.game_key = self.session.game_key
+
+    async def _step(self, step: int) -> None:
+        roll = self.rng.random()
+        if roll < 0.25:
+            await self._press(self._board_or_old())
+        elif roll < 0.5:
+            await self._press(self.board(), self._someone_to_play())
+        elif roll < 0.72:
+            await self.env.advance_time(self.rng.uniform(0.2, 4.0))
+        elif roll < 0.86:
+            self._inject(step)
+        elif roll < 0.9:
+            await self._slash("board", self.rng.choice(self.members))
+        elif roll < 0.93:
+            await self._slash("end", self.members[1 + self.rng.randrange(4)])  # never the host
+        elif roll < 0.97 or self.counts["reconnects"] >= 3:
+            await self._checkpoint()
+        else:
+            await self._gateway_blip()
+        if step == self.steps // 4 and self.session is not None:
+            # Faults meant for the old process's requests are dropped: discord.py would wait out
+            # a 429 at login, which SimCord's transport does not.
+            self._clear_faults()
+            await self.restart()
+            self.counts["restarts"] += 1
+
+    def _someone_to_play(self) -> Any:
+        """A member with something legal to do now (whose turn it is), else anyone."""
+        session = self.session
+        if session is None or session.engine is None:
+            return self.rng.choice(self.members)
+        seats = [seat for seat in range(len(session.players)) if session.engine.legal_actions(seat)]
+        ids = {session.players[seat] for seat in seats}
+        return self.rng.choice([m for m in self.members if m.id in ids] or self.members)
+
+    def _board_or_old(self) -> Any | None:
+        messages = [m for m in self.stored() if m.components and not m.flags & EPHEMERAL]
+        if not messages:
+            return None
+        board = self.board()
+        if board is not None and self.rng.random() < 0.85:
+            return board
+        return self.rng.choice(messages)
+
+    async def _press(self, message: Any, member: Any = None) -> None:
+        if message is None:
+            return
+        member = member or self.rng.choice(self.members)
+        controls = [
+            c
+            for row in message.components
+            for c in row.get("components", [])
+            if c.get("custom_id") and not c.get("disabled")
+        ]
+        if not controls:
+            return
+        control = self.rng.choice(controls)
+        target = to_discord_message(self.env, message)
+        if control["type"] == 3:
+            options = control.get("options", [])
+            if not options:
+                return
+            value = self.rng.choice(options)["value"]
+            result = await member.select(target, [value], custom_id=control["custom_id"])
+        else:
+            result = await member.click(target, custom_id=control["custom_id"])
+        self._answered(result, "press")
+
+    async def _slash(self, name: str, member: Any) -> None:
+        result = await member.slash(self.channel, name)
+        self._answered(result, f"/{name}")
+
+    def _answered(self, result: Any, what: str) -> None:
+        """A press or command is answered, or refused privately; unanswered only when Discord
+        refused the answer itself or never delivered the press (the gateway was down)."""
+        self.counts["presses"] += 1
+        interaction = result._interaction
+        if result.acknowledged:
+            response = result.response
+            if response is not None and response.ephemeral:
+                self.counts["answered privately"] += 1
+                self._remember_private(response.content, response.embeds)
+            else:
+                self.counts["answered"] += 1
+            for followup in result.followups:
+                if followup.ephemeral:
+                    self._remember_private(followup.content, followup.embeds)
+            return
+        if self.gateway_down:
+            self.counts["not delivered (gateway down)"] += 1
+        elif any(f"/interactions/{interaction.id}/" in path for path in self.fired_paths):
+            self.counts["answer refused by Discord"] += 1
+        else:
+            self.counts["interaction failed"] += 1
+            self.failures.append(f"{what} {interaction.data.get('custom_id', '')} left unanswered")
+
+    def _remember_private(self, content: str | None, embeds: list[discord.Embed]) -> None:
+        texts = [content or ""]
+        for embed in embeds:
+            texts += [embed.title or "", embed.description or ""]
+            texts += [f.value for f in embed.fields]
+        for text in texts:
+            self.private_lines.update(line.strip() for line in text.splitlines() if len(line.strip()) >= 20)
+
+    # ------------------------------------------------------------------ faults
+
+    def _inject(self, step: int) -> None:
+        fault = self.rng.choice(FAULTS)
+        if fault.times is None and self.outages:
+            return  # one outage at a time
+        session = self.session
+        board = session.board_message_id if session is not None else None
+        if "{board}" in fault.path and board is None:
+            return
+        path = fault.path.format(ch=self.channel.id, board=board)
+        times = None if fault.times is None else self.rng.randint(*fault.times)
+        self.env.inject_error(
+            fault.method, path, status=fault.status, code=fault.code, message=fault.message, times=times
+        )
+        self.counts["faults injected"] += 1
+        if times is None:
+            self.counts["outages"] += 1
+            self.outages.append((step + self.rng.randint(3, 10), self.env.backend.faults[-1]))
+
+    def _lift_outages(self, step: int) -> None:
+        for entry in list(self.outages):
+            until, fault = entry
+            if step >= until:
+                with contextlib.suppress(ValueError):
+                    self.env.backend.faults.remove(fault)
+                self.outages.remove(entry)
+
+    def _clear_faults(self) -> None:
+        self.env.backend.faults.clear()
+        self.outages.clear()
+
+    async def _gateway_blip(self) -> None:
+        """A disconnect and resume, in the middle of a race when one is open; a press made
+        meanwhile never reaches the bot."""
+        shard = self.bot.get_shard(0)
+        await self._press(self.board(), self._someone_to_play())  # may open a race
+        session = self.session
+        if session is not None and session.engine is not None:
+            state = session.engine.to_json()
+            self.counts["mid-race"] += bool(state.get("race") or state.get("races"))
+        await shard.disconnect()
+        self.gateway_down = True
+        try:
+            await self._press(self.board())
+            await self.env.advance_time(self.rng.uniform(0.05, 0.3))
+        finally:
+            await shard.reconnect()
+            self.gateway_down = False
+        await self.env.settle()
+        self.counts["reconnects"] += 1
+
+    # ------------------------------------------------------------------ checks
+
+    async def _checkpoint(self) -> None:
+        """With every fault lifted, the board matches the game within one publish: time passes
+        (retries and the rate limit go by), and if the board is still behind, one press makes
+        a publish; after that it must match."""
+        self._clear_faults()
+        await self.env.advance_time(6)
+        self.counts["checkpoints"] += 1
+        if self._board_matches():
+            return
+        await self._press(self.board(), self.members[0])
+        await self.env.advance_time(6)
+        if not self._board_matches():
+            self.counts["stale boards"] += 1
+            self.failures.append("board still behind the game one publish after the faults cleared")
+
+    def _board_matches(self) -> bool:
+        session = self.session
+        if session is None or session.status != PLAYING:
+            return True
+        message = self.board()
+        if message is None:
+            return False
+        cog = self.bot.game_cogs[session.kind]
+        board = cog.render_board(session)
+        bind(board.items, session.tag)
+        shown = message.embeds[0] if message.embeds else {}
+        drawn = board.embed.to_dict()
+        ids = [c.get("custom_id") for row in message.components for c in row.get("components", [])]
+        return (
+            shown.get("title") == drawn.get("title")
+            and shown.get("description") == drawn.get("description")
+            and [(f["name"], f["value"]) for f in shown.get("fields", [])]
+            == [(f["name"], f["value"]) for f in drawn.get("fields", [])]
+            and ids == [getattr(item, "custom_id", None) for item in board.items]
+        )
+
+    async def _drain(self) -> None:
+        """Faults lifted, the members play on (a press every few seconds, on the board only) and
+        the game's timers run: it must end within an hour of virtual time."""
+        self._clear_faults()
+        for _ in range(1200):
+            if self.session is None:
+                return
+            await self._press(self.board(), self._someone_to_play())
+            await self.env.advance_time(3)
+        self.counts["stuck games"] += 1
+        self.failures.append("the game neither finished nor ended by its timers")
+
+    async def _check_end(self) -> None:
+        storage = self.bot.storage
+        recorded = await storage.game_count(self.world.guild.id, self.kind)
+        self.counts["recorded"] = recorded
+        if recorded != 1 or await storage.past_game(self.world.guild.id, self.game_key or "") is None:
+            self.failures.append(f"{recorded} records of the game, not 1")
+        errors = [r for r in self.tap.records if r.levelno >= logging.ERROR]
+        self.counts["unhandled"] = len(self.env.errors) + len(errors)
+        for record in errors:
+            self.failures.append(f"logged error: {record.getMessage()}")
+        for error in self.env.errors:
+            self.failures.append(f"unhandled: {error!r}")
+        self._check_secrets()
+        self._check_notices()
+
+    def _check_notices(self) -> None:
+        """A lost permission is told to each player once per outage, not again on every edit."""
+        notices = [m for m in self.stored() if m.flags & EPHEMERAL and "I can't edit the board" in m.content]
+        self.counts["permission notices"] = len(notices)
+        for member in self.members:
+            told = sum(1 for m in notices if m.visible_to(member.id))
+            if told > self.counts["outages"]:
+                self.failures.append(f"{member.name} told of a lost permission {told} times")
+
+    def _check_secrets(self) -> None:
+        """What members were told privately never shows in public: a public message, a log line
+        or a custom id (the engine's public view is checked for secrets by the property tests)."""
+        public: list[str] = []
+        for message in self.stored():
+            ids = [c.get("custom_id", "") for row in message.components for c in row.get("components", [])]
+            for custom_id in ids:
+                if custom_id and not CUSTOM_ID.match(custom_id):
+                    self.failures.append(f"unexpected custom id {custom_id!r}")
+            public += ids
+            if message.flags & EPHEMERAL:
+                continue
+            public.append(message.content)
+            for embed in message.embeds:
+                public += [embed.get("title", ""), embed.get("description", "")]
+                public += [f.get("value", "") for f in embed.get("fields", [])]
+        public += [r.getMessage() for r in self.tap.records]
+        leaks = {line for line in self.private_lines for text in public if line in text}
+        self.counts["secrets leaked"] = len(leaks)
+        self.failures += [f"private text shown in public: {line!r}" for line in sorted(leaks)]
+
+    def summary(self) -> str:
+        c = self.counts
+        fired = sum(self.fired.values())
+        return (
+            f"chaos {self.kind:<7} seed {self.seed}: {c['presses']} presses "
+            f"({c['answered']} answered, {c['answered privately']} privately, "
+            f"{c['answer refused by Discord']} answers refused by Discord, "
+            f"{c['not delivered (gateway down)']} lost to the gateway, "
+            f"{c['interaction failed']} left to 'interaction failed'); "
+            f"{fired} faults hit ({dict(sorted(self.fired.items()))}), "
+            f"{c['restarts']} restart(s), {c['reconnects']} reconnect(s) ({c['mid-race']} mid-race), "
+            f"{c['permission notices']} permission notices in {c['outages']} outages; "
+            f"{c['unhandled']} unhandled, {c['stuck games']} stuck, {c['recorded']} recorded, "
+            f"{c['stale boards']} stale boards in {c['checkpoints']} checks, {c['secrets leaked']} secrets leaked"
+        )
+
+
+def virtual_alarms(original: Callable[..., bool]) -> Callable[..., bool]:
+    """SimCord's test for a timer that only the virtual clock may fire, extended to the
+    sessions' alarms."""
+
+    def wakeup(client: Any, callback: Any, args: tuple[Any, ...], task: Any) -> bool:
+        return getattr(callback, "__func__", None) is SessionTimers._fire or original(
+            client, callback, args, task
+        )
+
+    return wakeup
+
+
+class SeededSecrets:
+    """``secrets`` as the lobby uses it, drawn from a seed."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def randbits(self, bits: int) -> int:
+        return self._rng.getrandbits(bits)
+
+    def token_hex(self, size: int) -> str:
+        return self._rng.randbytes(size).hex()

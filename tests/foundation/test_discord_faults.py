@@ -1,0 +1,184 @@
+"""Discord's faults, one at a time: a 5xx or 429 that discord.py gave up on, a permission taken
+away in the game's channel. SimCord replaces discord.py's transports, so an injected fault reaches
+the bot as discord.py raises it once its own retries are spent. Every test also ends with no
+error captured by SimCord (an exception reaching discord.py fails the test at teardown)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import discord
+from test_sessions import scores, start_tap
+
+CALLBACK = "/interactions/*/callback"
+
+
+def board_edits(env, channel_id: int, since: int) -> int:
+    return sum(
+        1
+        for request in env.backend.http_requests[since:]
+        if request.method == "PATCH" and request.path.startswith(f"/channels/{channel_id}/messages/")
+    )
+
+
+async def test_a_press_whose_answer_discord_fails_still_moves_the_board(world, simcord_env):
+    alice = world.members[0]
+    await start_tap(world, target=5)
+    simcord_env.inject_error("POST", CALLBACK, status=503, message="Service Unavailable")
+    tapped = await alice.click(world.board(), label="Tap")
+    # The move stands: the board goes by REST, and her secret number is the press's answer.
+    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in world.board().embeds[0].description
+    assert tapped.ephemeral and "Your secret number is" in tapped.response.content
+    assert not simcord_env.errors
+
+
+async def test_a_game_s_last_press_whose_answer_fails_is_recorded_once_and_its_final_board_shown(
+    world, simcord_env
+):
+    alice = world.members[0]
+    await start_tap(world, target=1)
+    simcord_env.inject_error("POST", CALLBACK, status=500, times=2)
+    await alice.click(world.board(), label="Tap")
+    assert "Winner" in world.board().embeds[0].fields[-1].value
+    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
+    assert not simcord_env.errors
+
+
+async def test_a_refusal_discord_fails_is_dropped_and_the_game_goes_on(world, simcord_env):
+    alice, bob = world.members[:2]
+    await start_tap(world, target=5)
+    simcord_env.inject_error("POST", CALLBACK, status=429, message="You are being rate limited.")
+    refused = await bob.click(world.board(), label="Tap")  # not his turn: the refusal fails
+    assert not refused.acknowledged
+    assert scores(world) == "alice: 0\nbob: 0"
+    await alice.click(world.board(), label="Tap")
+    assert scores(world) == "alice: 1\nbob: 0"
+    assert not simcord_env.errors
+
+
+async def test_a_private_followup_discord_fails_does_not_fail_the_press(world, simcord_env):
+    alice = world.members[0]
+    await start_tap(world, target=5)
+    simcord_env.inject_error("POST", "/webhooks/*/*", status=500)
+    tapped = await alice.click(world.board(), label="Tap")  # the board answers; the followup fails
+    assert tapped.acknowledged and not tapped.ephemeral
+    assert scores(world) == "alice: 1\nbob: 0"
+    peek = await alice.click(world.board(), label="Peek")  # she can still read it
+    assert "Your secret number is" in peek.response.content
+    assert not simcord_env.errors
+
+
+async def test_a_board_edit_discord_fails_is_tried_again_after_a_pause(world, simcord_env):
+    old = await start_tap(world, target=5)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=502, times=2)
+    await simcord_env.advance_time(31)  # alice idles: the timer's edit fails twice...
+    await simcord_env.advance_time(7)  # ...and goes through 2 s and 4 s later
+    assert "Turn 1: **bob**" in world.board().embeds[0].description
+    assert board_edits(simcord_env, world.channel.id, since) == 3
+
+
+async def test_a_board_edit_failing_for_long_is_given_up_and_healed_by_the_next_change(world, simcord_env):
+    alice, bob = world.members[:2]
+    old = await start_tap(world, target=5)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=503, times=None
+    )
+    await simcord_env.advance_time(31)
+    await simcord_env.advance_time(20)
+    assert board_edits(simcord_env, world.channel.id, since) == 4  # once, then 3 retries: no loop
+    simcord_env.backend.faults.clear()
+    await bob.click(world.board(), label="Tap")
+    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert scores(world) == "alice: 0\nbob: 1"
+
+
+async def test_a_lost_permission_is_told_to_the_players_once_naming_it_and_never_retried(simcord_env):
+    guild = simcord_env.create_guild("Perms")
+    me = guild.me
+    channel = guild.create_text_channel(
+        "nolinks", overwrites={me: discord.PermissionOverwrite(embed_links=False)}
+    )
+    alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob"))
+    await alice.slash(channel, "tap new", target=9)
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    await alice.click(channel.last_message, label="Tap")
+    await bob.click(channel.last_message, label="Tap")
+    since = len(simcord_env.backend.http_requests)
+    # SimCord does not check Embed Links itself: Discord's refusal is injected.
+    simcord_env.inject_error(
+        "*", f"/channels/{channel.id}/*", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    await simcord_env.advance_time(31)  # alice idles: the timer's edit is refused
+    await simcord_env.advance_time(31)  # and bob: refused again, nobody told twice
+    assert board_edits(simcord_env, channel.id, since) == 2  # one per change, no retries
+    for member in (alice, bob):
+        told = [
+            m.content
+            for m in channel.history(viewer=member)
+            if m.flags.ephemeral and "I can't edit the board" in m.content
+        ]
+        assert told == [
+            f"I can't edit the board here: I need **Embed Links** in <#{channel.id}>. The game goes on "
+            "(your presses still work); a moderator can give it back, and `/board` posts the board again."
+        ]
+    # Presses still work: their answers carry the board, which needs no channel permission.
+    simcord_env.backend.faults.clear()
+    await alice.click(channel.last_message, label="Tap")
+    assert channel.last_message.embeds[0].fields[0].value == "alice: 2\nbob: 1"
+
+
+async def test_board_without_the_right_to_post_says_which_permission_and_keeps_the_board(world, simcord_env):
+    alice = world.members[0]
+    old = await start_tap(world, target=5)
+    simcord_env.inject_error(
+        "POST", f"/channels/{world.channel.id}/messages", status=403, code=50001, message="Missing Access"
+    )
+    answer = await alice.slash(world.channel, "board")
+    assert answer.ephemeral and "I need **View Channel**" in answer.response.content
+    assert world.board().id == old.id
+    assert simcord_env.bot.sessions.get(world.channel.id).board_message_id == old.id
+    assert not simcord_env.errors
+
+
+async def test_a_lobby_discord_fails_to_post_leaves_the_channel_free(world, simcord_env):
+    alice = world.members[0]
+    simcord_env.inject_error("POST", CALLBACK, status=503, message="Service Unavailable")
+    failed = await alice.slash(world.channel, "tap new")
+    assert failed.ephemeral and "Discord did not take my answer" in failed.response.content
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    await alice.slash(world.channel, "tap new")
+    assert "lobby" in world.board().embeds[0].title
+    assert not simcord_env.errors
+
+
+async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_database_is_back(
+    world, simcord_env, monkeypatch, caplog
+):
+    alice = world.members[0]
+    await start_tap(world, target=1)
+    storage = simcord_env.bot.storage
+    real_record = storage.record_game
+    failures = iter([sqlite3.OperationalError("database is locked")] * 2)
+
+    async def flaky(record):
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return await real_record(record)
+
+    monkeypatch.setattr(storage, "record_game", flaky)
+    tapped = await alice.click(world.board(), label="Tap")  # the game is over; its record fails
+    assert tapped.acknowledged
+    assert "finished but not recorded" in caplog.text
+    assert simcord_env.bot.sessions.get(world.channel.id) is not None  # kept until recorded
+    assert await storage.game_count(world.guild.id, "tap") == 0
+    await simcord_env.advance_time(6)  # fails again: the next try waits 10 s
+    assert await storage.game_count(world.guild.id, "tap") == 0
+    await simcord_env.advance_time(11)
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert "Winner" in world.board().embeds[0].fields[-1].value
+    assert not simcord_env.errors
