@@ -190,8 +190,8 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
     assert "Mode : **Il ne peut en rester qu'un** (2–20 joueurs)" in options
     assert "Minuteur de tour : 1 h 30 min" in options
     for member in (benoit, carl):
-        await member.click(world.channel.last_message, label="Join")
-    await anna.click(world.channel.last_message, label="Start")
+        await member.click(world.channel.last_message, label="Rejoindre")
+    await anna.click(world.channel.last_message, label="Lancer")
     engine = engine_of(simcord_env, world.channel)
     player = world.members[engine.active]
     await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)
