@@ -189,6 +189,7 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
     options = "\n".join([lobby.description or "", *(f"{f.name}\n{f.value}" for f in lobby.fields)])
     assert "Mode : **Il ne peut en rester qu'un** (2–20 joueurs)" in options
     assert "Minuteur de tour : 1 h 30 min" in options
+    assert lobby.title == "La Mort sur le royaume — salon d'attente"  # the commands' name for it
     for member in (benoit, carl):
         await member.click(world.channel.last_message, label="Rejoindre")
     await anna.click(world.channel.last_message, label="Lancer")

@@ -88,6 +88,7 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
     anna, bert, carl, dora = world.members
     await anna.slash(world.channel, "masks new")
     assert "Ratezeit: **1 Min.**" in embed_text(world.board())  # the lobby's options: the server's language
+    assert world.board().embeds[0].title == "Insel der Monstermasken — Lobby"  # the commands' name for it
     for member in (bert, carl, dora):
         await member.click(world.board(), label="Beitreten")
     world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = WIDE
