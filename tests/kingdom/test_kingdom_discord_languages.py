@@ -201,3 +201,4 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
         "c'est votre tour : appuyez sur 🃏 **Ma carte** pour voir votre carte et ce que vous pouvez faire."
     )
     assert f"<@{player.id}>: {asked}" in ping.content
+    assert ping.content.startswith("⏰ **La Mort sur le royaume** — ")  # its frame names the game in French
