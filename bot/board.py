@@ -12,10 +12,16 @@ from typing import Any, TypeVar
 import discord
 
 from bot.components import Component, GameButton, make_view
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, N_, t, translated
 from bot.picture_cache import ByteLRU
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
+
+# The lobby's buttons, named again in its texts ("Press **Join**…"), so both read the same.
+JOIN = N_("Join")
+LEAVE = N_("Leave")
+START = N_("Start")
+CANCEL = N_("Cancel")
 
 
 # Encoded pictures by key, shared by every game. The session layer asks for a picture only when
@@ -80,6 +86,12 @@ def player_list(names: Sequence[str], *, marks: dict[int, str] | None = None) ->
     return "\n".join(lines) or "—"
 
 
+def game_title(locale: str, title: str) -> str:
+    """A game's title in ``locale``: the name its slash command's choices give it (Insel der
+    Monstermasken), so a board and a command never call a game two names."""
+    return translated(locale, title, "command") or title
+
+
 def lobby_board(
     *,
     title: str,
@@ -92,36 +104,53 @@ def lobby_board(
     closes_at_s: int | None,
     computers: bool = False,
     notes: Sequence[str] = (),
+    locale: str = DEFAULT,
 ) -> Board:
+    """The lobby, in ``locale`` (the session's language)."""
     seated = len(names)
-    embed = discord.Embed(title=f"{title} — lobby", colour=GAME_COLOUR)
-    embed.description = (
-        f"Host: **{host_name}**\nPress **Join** to take a seat. The host starts the game when "
-        f"{min_players}–{max_players} players are seated."
+    embed = discord.Embed(
+        title=t(locale, "{game} — lobby", game=game_title(locale, title)), colour=GAME_COLOUR
     )
-    embed.add_field(name=f"Players ({seated}/{max_players})", value=player_list(names), inline=True)
-    embed.add_field(name="Options", value=options_text or "standard rules", inline=True)
+    embed.description = t(
+        locale,
+        "Host: **{host}**\nPress **{join}** to take a seat. The host starts the game when "
+        "{low}–{high} players are seated.",
+        host=host_name,
+        join=t(locale, JOIN),
+        low=min_players,
+        high=max_players,
+    )
+    embed.add_field(
+        name=t(locale, "Players ({count})", count=f"{seated}/{max_players}"),
+        value=player_list(names),
+        inline=True,
+    )
+    embed.add_field(name=t(locale, "Options"), value=options_text or t(locale, "standard rules"), inline=True)
     if notes:  # what the seats mean for the game, said before Start
-        embed.add_field(name="Before you start", value="\n".join(notes), inline=False)
+        embed.add_field(name=t(locale, "Before you start"), value="\n".join(notes), inline=False)
     if closes_at_s is not None:
         # Said once, as a countdown every client keeps current.
-        embed.add_field(name="Closes", value=f"<t:{closes_at_s}:R> if nobody joins or leaves", inline=False)
+        embed.add_field(
+            name=t(locale, "Closes"),
+            value=t(locale, "{when} if nobody joins or leaves", when=f"<t:{closes_at_s}:R>"),
+            inline=False,
+        )
     items = [
-        GameButton(channel_id, "join", label="Join", style=discord.ButtonStyle.success),
-        GameButton(channel_id, "leave", label="Leave"),
+        GameButton(channel_id, "join", label=t(locale, JOIN), style=discord.ButtonStyle.success),
+        GameButton(channel_id, "leave", label=t(locale, LEAVE)),
         GameButton(
             channel_id,
             "start",
-            label="Start",
+            label=t(locale, START),
             style=discord.ButtonStyle.primary,
             disabled=not min_players <= seated <= max_players,
         ),
-        GameButton(channel_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger),
+        GameButton(channel_id, "cancel", label=t(locale, CANCEL), style=discord.ButtonStyle.danger),
     ]
     if computers:  # the host's: seats for computer players (bot/computers.py)
         items += [
-            GameButton(channel_id, "add_computer", label="Add computer", emoji="🤖", row=1),
-            GameButton(channel_id, "remove_computer", label="Remove computer", row=1),
+            GameButton(channel_id, "add_computer", label=t(locale, "Add computer"), emoji="🤖", row=1),
+            GameButton(channel_id, "remove_computer", label=t(locale, "Remove computer"), row=1),
         ]
     return Board(embed=embed, items=items)
 

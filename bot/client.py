@@ -17,7 +17,7 @@ from bot.components import Press, press_of
 from bot.config import Config
 from bot.gamecog import GameCog, message_link, reply_private
 from bot.gc_tuning import tune_garbage_collector
-from bot.i18n import CommandTranslator, ServerLanguages
+from bot.i18n import CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.metrics import Metrics
 from bot.publisher import Publishers
 from bot.rematch import PlayAgainButton
@@ -72,6 +72,14 @@ class GameBot(commands.AutoShardedBot):
     def title_of(self, kind: str) -> str:
         cog = self.game_cogs.get(kind)
         return cog.title if cog is not None else kind
+
+    def new_commands(self, locale: str) -> str:
+        """Each game's ``new`` command as members of ``locale`` type it: `/kabuki neu`."""
+
+        def name(word: str) -> str:
+            return translated(locale, word, "command name") or word
+
+        return ", ".join(f"`/{name(kind)} {name('new')}`" for kind in self.game_cogs)
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.config.database)
@@ -170,20 +178,32 @@ class GameBot(commands.AutoShardedBot):
             await self.game_cogs[session.kind].board_deleted(session, session.board_message_id)
 
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
-        """Every game button and select lands here first: find the session, check the message."""
+        """Every game button and select lands here first: find the session, check the message.
+        Its refusals speak the presser's language."""
+        locale = private_locale(interaction)
         try:
             session = self.sessions.get(press.channel_id)
             if interaction.channel_id != press.channel_id or session is None:
                 self.metrics.refused(session.kind if session else "none", "no_game")
                 return await reply_private(
-                    interaction, "This game is over. Start a new one with a `/… new` command."
+                    interaction,
+                    t(
+                        locale,
+                        "This game is over. Start a new one: {commands}",
+                        commands=self.new_commands(locale),
+                    ),
                 )
+            link = message_link(session, locale)
             if press.game and press.game != session.tag:
                 self.metrics.refused(session.kind, "earlier_game")
                 return await reply_private(
                     interaction,
-                    "That message is from an earlier game in this channel: it does nothing now. "
-                    f"This channel's game is here: {message_link(session)}",
+                    t(
+                        locale,
+                        "That message is from an earlier game in this channel: it does nothing now. "
+                        "This channel's game is here: {link}",
+                        link=link,
+                    ),
                 )
             cog = self.game_cogs[session.kind]
             on_board = interaction.message is not None and interaction.message.id == session.board_message_id
@@ -193,19 +213,19 @@ class GameBot(commands.AutoShardedBot):
                 self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
                     interaction,
-                    f"That message is out of date. The game goes on here: {message_link(session)}",
+                    t(locale, "That message is out of date. The game goes on here: {link}", link=link),
                 )
             if not on_board and not cog.on_panel(interaction, press):
                 self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
-                    interaction, f"That is an old board. The game goes on here: {message_link(session)}"
+                    interaction, t(locale, "That is an old board. The game goes on here: {link}", link=link)
                 )
             await cog.on_press(interaction, session, press)
         except Exception as error:
             if faults.discords_fault(error):
                 # Discord's, not a bug: whatever the press changed is saved, the board heals.
                 log.warning("press in channel %s not answered: %s", press.channel_id, _status(error))
-                return await self._apologize(interaction, faults.DISCORD_HICCUP)
+                return await self._apologize(interaction, t(locale, faults.DISCORD_HICCUP))
             await self._apologize(interaction)
             raise
 
@@ -213,7 +233,8 @@ class GameBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         if isinstance(error, app_commands.CheckFailure):
-            await reply_private(interaction, str(error) or "You cannot use that command here.")
+            text = str(error) or t(private_locale(interaction), "You cannot use that command here.")
+            await reply_private(interaction, text)
             return
         if await self.answer_fault(interaction, error):
             return
@@ -227,19 +248,23 @@ class GameBot(commands.AutoShardedBot):
             return False
         command = interaction.command.qualified_name if interaction.command else "?"
         log.warning("/%s in channel %s failed: %s", command, interaction.channel_id, _status(error))
-        text = faults.DISCORD_HICCUP
+        locale = private_locale(interaction)
+        text = t(locale, faults.DISCORD_HICCUP)
         if faults.forbidden(error):
             original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             names = faults.missing_permissions(interaction.channel, getattr(original, "code", 0))
-            text = faults.permission_notice(f"<#{interaction.channel_id}>", names)
+            text = faults.permission_notice(locale, f"<#{interaction.channel_id}>", names)
         await self._apologize(interaction, text)
         return True
 
     @staticmethod
-    async def _apologize(
-        interaction: discord.Interaction,
-        text: str = "Sorry, something went wrong on my side. The game is safe; try again.",
-    ) -> None:
+    async def _apologize(interaction: discord.Interaction, text: str | None = None) -> None:
+        """``text`` (already in the member's language), or the bot's apology in it."""
+        if text is None:
+            text = t(
+                private_locale(interaction),
+                "Sorry, something went wrong on my side. The game is safe; try again.",
+            )
         with contextlib.suppress(discord.HTTPException):
             await reply_private(interaction, text)
 

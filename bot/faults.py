@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, t
+
 UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 
-# What the bot needs in a game's channel, with the names Discord's settings show.
+# What the bot needs in a game's channel, with the names Discord's settings show (message ids:
+# Discord shows them translated in each member's language, and so does the notice).
 NEEDED = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
+    ("read_message_history", N_("Read Message History")),
 )
 
 
@@ -57,27 +60,31 @@ def missing_permissions(channel: object, code: int) -> list[str]:
         in_thread = isinstance(channel, discord.Thread)
         for flag, name in NEEDED:
             if in_thread and flag == "send_messages":
-                flag, name = "send_messages_in_threads", "Send Messages in Threads"
+                flag, name = "send_messages_in_threads", N_("Send Messages in Threads")
             if not getattr(allowed, flag):
                 names.append(name)
     if names:
         return names
     if code == MISSING_ACCESS:
-        return ["View Channel"]
+        return [N_("View Channel")]
     return [name for _, name in NEEDED[1:]]
 
 
-def permission_notice(channel_mention: str, names: list[str]) -> str:
-    """What the players are told, once, when the bot cannot touch the board any more."""
-    needed = " / ".join(f"**{name}**" for name in names)
-    return (
-        f"I can't edit the board here: I need {needed} in {channel_mention}. "
-        "The game goes on (your presses still work); a moderator can give it back, "
-        "and `/board` posts the board again."
+def permission_notice(locale: str, channel_mention: str, names: list[str]) -> str:
+    """What the players are told, once, when the bot cannot touch the board any more: in
+    ``locale`` (each reader's), the permissions named as Discord's settings name them there."""
+    needed = " / ".join(f"**{t(locale, name)}**" for name in names)
+    return t(
+        locale,
+        "I can't edit the board here: I need {permissions} in {channel}. The game goes on (your "
+        "presses still work); a moderator can give it back, and `/board` posts the board again.",
+        permissions=needed,
+        channel=channel_mention,
     )
 
 
-DISCORD_HICCUP = (
+# Said in the member's language: ``t(locale, DISCORD_HICCUP)``.
+DISCORD_HICCUP = N_(
     "Discord did not take my answer just now. The game is safe: check the board, "
     "and press again if your move is not there."
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -21,11 +21,11 @@ from discord.ext import commands
 
 from bot import computers, faults
 from bot.answer import send_private
-from bot.board import Board, closed_board
+from bot.board import Board, closed_board, game_title
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
-from bot.i18n import DEFAULT, private_locale, t
+from bot.i18n import DEFAULT, private_locale, t, tn
 from bot.lobby import LOBBY_PRESSES, Lobby
 from bot.publisher import Publisher, release
 from bot.recording import record
@@ -97,13 +97,21 @@ class GameCog(Lobby, commands.GroupCog):
         return None
 
     def render_final(self, session: Session, result: Result) -> Board:
-        """The board once the game is over; by default the last board, without its buttons."""
+        """The board once the game is over; by default the last board, without its buttons, in
+        the session's language."""
+        locale = session.locale
         board = self.render_board(session)
         board.items = []
-        winners = ", ".join(session.name_of(seat) for seat in result.winners) or "nobody"
+        winners = ", ".join(session.name_of(seat) for seat in result.winners) or t(locale, "nobody")
         board.embed.add_field(
-            name="Game over",
-            value=f"Winner{'s' if len(result.winners) > 1 else ''}: **{winners}**",
+            name=t(locale, "Game over"),
+            value=tn(
+                locale,
+                "Winner: **{names}**",
+                "Winners: **{names}**",
+                max(len(result.winners), 1),
+                names=winners,
+            ),
             inline=False,
         )
         return board
@@ -150,20 +158,23 @@ class GameCog(Lobby, commands.GroupCog):
 
     async def on_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
         seat = session.seat_of(interaction.user.id)
+        mine = private_locale(interaction)
         if session.status == LOBBY:
             if press.name not in LOBBY_PRESSES:
-                return await self._refuse(interaction, "not_started", "The game has not started yet.")
+                return await self._refuse(
+                    interaction, "not_started", t(mine, "The game has not started yet.")
+                )
             async with session.lock:
                 if not self._alive(session, LOBBY):
-                    return await self._refuse(interaction, "closed", "This lobby is closed.")
+                    return await self._refuse(interaction, "closed", t(mine, "This lobby is closed."))
                 return await self._lobby_press(interaction, session, press)
         if seat is None:
-            return await self._refuse(interaction, "not_player", "You are not playing in this game.")
+            return await self._refuse(interaction, "not_player", t(mine, "You are not playing in this game."))
         if await self.handle_query(interaction, session, seat, press):
             return
         async with session.lock:
             if not self._alive(session, PLAYING):
-                return await self._refuse(interaction, "closed", "This game is over.")
+                return await self._refuse(interaction, "closed", t(mine, "This game is over."))
             assert session.engine is not None
             # Deadlines due by now fire first (a race closed while its timer was still waking),
             # so the press meets the state the players see.
@@ -353,13 +364,14 @@ class GameCog(Lobby, commands.GroupCog):
             return False
         return True
 
-    async def tell_players(self, session: Session, text: str) -> None:
-        """``text`` to every seat whose last press's token still takes a followup, privately:
-        the one way to reach players when the bot may not post in their channel."""
+    async def tell_players(self, session: Session, text: Callable[[str], str]) -> None:
+        """``text(locale)`` to every seat whose last press's token still takes a followup,
+        privately, in the seat's language: the one way to reach players when the bot may not post
+        in their channel."""
         now = now_ms()
         for seat, token in list(session.last_interaction.items()):
             if now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS:
-                await self._push(session, seat, token, {"content": text})
+                await self._push(session, seat, token, {"content": text(session.seat_locale(seat))})
 
     def _followup(self, seat: SeatToken) -> discord.Webhook:
         """The followup webhook of a seat's interaction, as ``Interaction.followup`` builds it:
@@ -391,7 +403,7 @@ class GameCog(Lobby, commands.GroupCog):
                 return  # ended meanwhile, or already posted anew by an edit that found it gone
             session.board_message_id = None  # nothing left to empty
             board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
-            board.content = "The board message was deleted, so here it is again."
+            board.content = t(session.locale, "The board message was deleted, so here it is again.")
             try:
                 await self.repost(session, board)
             except discord.HTTPException as error:
@@ -421,7 +433,7 @@ class GameCog(Lobby, commands.GroupCog):
             self.timers.finish_later(session)
             return
         await self._forget(session)
-        final = with_play_again(self.render_final(session, result), session.game_key)
+        final = with_play_again(self.render_final(session, result), session.game_key, session.locale)
         await self._publish(session, final, interaction)
 
     async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> None:
@@ -429,10 +441,14 @@ class GameCog(Lobby, commands.GroupCog):
         if session.status == PLAYING:
             await record(self, session, "abandoned", None)
         await self._forget(session)
-        text = f"Game ended by {by}. It is recorded as abandoned: standings do not change."
+        locale = session.locale  # public: the session's language
+        text = t(
+            locale, "Game ended by {name}. It is recorded as abandoned: standings do not change.", name=by
+        )
         if session.status == LOBBY:
-            text = f"Lobby cancelled by {by}."
-        await self._publish(session, closed_board(f"{self.title} — ended", text), interaction)
+            text = t(locale, "Lobby cancelled by {name}.", name=by)
+        title = t(locale, "{game} — ended", game=game_title(locale, self.title))
+        await self._publish(session, closed_board(title, text), interaction)
 
     async def _forget(self, session: Session) -> None:
         await self.bot.storage.delete_session(session.guild_id, session.channel_id)

@@ -15,9 +15,10 @@ from typing import Any
 import discord
 
 from bot import computers
-from bot.board import Board, closed_board, lobby_board
+from bot.board import CANCEL, Board, closed_board, game_title, lobby_board
 from bot.clock import now_ms, snowflake_ms
 from bot.components import Press
+from bot.i18n import N_, private_locale, t
 from bot.publisher import release
 from bot.rematch import invitation
 from bot.replies import is_moderator, message_link, reply_private
@@ -44,8 +45,9 @@ class Lobby:
     ) -> None:
         """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch of
         the game ``rematch_of``)."""
+        mine = private_locale(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await reply_private(interaction, "Games are played in a server channel, not in DMs.")
+            await reply_private(interaction, t(mine, "Games are played in a server channel, not in DMs."))
             return
         now = now_ms()
         session = Session(
@@ -71,12 +73,25 @@ class Lobby:
             self.bot.sessions.add(session)
         except ChannelBusy as busy:
             other = busy.session
-            what = "lobby" if other.status == LOBBY else "game"
-            await reply_private(
-                interaction,
-                f"This channel already has a {self.bot.title_of(other.kind)} {what}: "
-                f"{message_link(other)}. Finish it, or `/end` it, before starting another.",
-            )
+            fields = {
+                "game": game_title(mine, self.bot.title_of(other.kind)),
+                "link": message_link(other, mine),
+            }
+            if other.status == LOBBY:
+                text = t(
+                    mine,
+                    "This channel already has a {game} lobby: {link}. Finish it, or `/end` it, "
+                    "before starting another.",
+                    **fields,
+                )
+            else:
+                text = t(
+                    mine,
+                    "This channel already has a {game} game: {link}. Finish it, or `/end` it, "
+                    "before starting another.",
+                    **fields,
+                )
+            await reply_private(interaction, text)
             return
         async with session.lock:
             lobby = self._lobby(session)
@@ -107,16 +122,18 @@ class Lobby:
         seat them there (the press is on the old board, so the lobby is edited and the presser
         answered privately)."""
         user = interaction.user
+        mine = private_locale(interaction)
+        link = message_link(session, mine)
         async with session.lock:
             if not self._alive(session, LOBBY):
-                return await self._refuse(interaction, "closed", "That rematch's lobby is closed.")
+                return await self._refuse(interaction, "closed", t(mine, "That rematch's lobby is closed."))
             if session.seat_of(user.id) is not None:
                 return await self._refuse(
-                    interaction, "lobby", f"You already have a seat in the rematch: {message_link(session)}"
+                    interaction, "lobby", t(mine, "You already have a seat in the rematch: {link}", link=link)
                 )
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
                 return await self._refuse(
-                    interaction, "lobby", f"The rematch is full: {message_link(session)}"
+                    interaction, "lobby", t(mine, "The rematch is full: {link}", link=link)
                 )
             session.players.append(user.id)
             session.names[user.id] = user.display_name
@@ -124,7 +141,7 @@ class Lobby:
             await self._save(session)
             await self._publish(session, self._lobby(session))
             self.timers.arm(session)
-            await reply_private(interaction, f"You took a seat in the rematch: {message_link(session)}")
+            await reply_private(interaction, t(mine, "You took a seat in the rematch: {link}", link=link))
 
     def lobby_idle_ms(self, options: dict[str, Any]) -> int:
         """How long a lobby waits without a join or leave before it closes itself: 10 minutes,
@@ -136,7 +153,7 @@ class Lobby:
         board = lobby_board(
             title=self.title,
             channel_id=session.channel_id,
-            host_name=session.names.get(session.host_id, "the host"),
+            host_name=session.names.get(session.host_id) or t(session.locale, "the host"),
             names=session.seat_names(),
             min_players=low,
             max_players=high,
@@ -144,38 +161,53 @@ class Lobby:
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
             computers=self.kind in computers.POLICIES,
             notes=self.lobby_notes(session),
+            locale=session.locale,
         )
         board.content = invitation(session)
         return board
 
     async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
         user = interaction.user
+        mine = private_locale(interaction)
         if press.name == "join":
             if session.seat_of(user.id) is not None:
-                return await self._refuse(interaction, "lobby", "You already have a seat in this lobby.")
+                return await self._refuse(
+                    interaction, "lobby", t(mine, "You already have a seat in this lobby.")
+                )
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
-                return await self._refuse(interaction, "lobby", "This lobby is full.")
+                return await self._refuse(interaction, "lobby", t(mine, "This lobby is full."))
             session.players.append(user.id)
             session.names[user.id] = user.display_name
         elif press.name == "leave":
             if session.seat_of(user.id) is None:
-                return await self._refuse(interaction, "lobby", "You are not in this lobby.")
+                return await self._refuse(interaction, "lobby", t(mine, "You are not in this lobby."))
             if user.id == session.host_id:
                 return await self._refuse(
-                    interaction, "lobby", "You are the host: press **Cancel** to close the lobby."
+                    interaction,
+                    "lobby",
+                    t(
+                        mine,
+                        "You are the host: press **{cancel}** to close the lobby.",
+                        cancel=t(mine, CANCEL),
+                    ),
                 )
             session.players.remove(user.id)
         elif press.name in ("add_computer", "remove_computer"):
             refusal = self._seat_computer(interaction, session, add=press.name == "add_computer")
             if refusal is not None:
-                return await self._refuse(interaction, "lobby", refusal)
+                return await self._refuse(
+                    interaction, "lobby", t(mine, refusal, game=game_title(mine, self.title))
+                )
         elif press.name in ("start", "cancel"):
             if user.id != session.host_id and not is_moderator(interaction):
-                return await self._refuse(
-                    interaction, "lobby", f"Only the host or a moderator can {press.name} this game."
-                )
+                if press.name == "start":
+                    text = t(mine, "Only the host or a moderator can start this game.")
+                else:
+                    text = t(mine, "Only the host or a moderator can cancel this game.")
+                return await self._refuse(interaction, "lobby", text)
             if press.name == "cancel":
-                return await self._close(session, f"Lobby cancelled by {user.display_name}.", interaction)
+                cancelled = t(session.locale, "Lobby cancelled by {name}.", name=user.display_name)
+                return await self._close(session, cancelled, interaction)
             return await self._start(interaction, session)
         session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
         await self._save(session)
@@ -183,20 +215,21 @@ class Lobby:
         self.timers.arm(session)
 
     def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
-        """Seat a computer player, or unseat the last one; the refusal to show, if any."""
+        """Seat a computer player, or unseat the last one; the refusal to show, if any (a message
+        id with a ``{game}`` field at most)."""
         if self.kind not in computers.POLICIES:
-            return f"{self.title} has no computer players."
+            return N_("{game} has no computer players.")
         if interaction.user.id != session.host_id and not is_moderator(interaction):
-            return "Only the host or a moderator can add or remove computer players."
+            return N_("Only the host or a moderator can add or remove computer players.")
         seated = [user for user in session.players if computers.is_computer(user)]
         if add:
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
-                return "This lobby is full."
+                return N_("This lobby is full.")
             user_id = computers.next_computer_id(session.players)
             session.players.append(user_id)
             session.names[user_id] = computers.computer_name(user_id)
         elif not seated:
-            return "There is no computer player to remove."
+            return N_("There is no computer player to remove.")
         else:
             session.players.remove(seated[-1])
         return None
@@ -206,9 +239,15 @@ class Lobby:
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
         if not low <= count <= high:
-            return await self._refuse(
-                interaction, "lobby", f"{self.title} needs {low}–{high} players; {count} seated."
+            text = t(
+                private_locale(interaction),
+                "{game} needs {low}–{high} players; {count} seated.",
+                game=game_title(private_locale(interaction), self.title),
+                low=low,
+                high=high,
+                count=count,
             )
+            return await self._refuse(interaction, "lobby", text)
         now = snowflake_ms(interaction.id)
         try:
             session.engine = engine.new(count, session.seed, session.options, now)
@@ -227,4 +266,5 @@ class Lobby:
         self, session: Session, text: str, interaction: discord.Interaction | None = None
     ) -> None:
         await self._forget(session)
-        await self._publish(session, closed_board(f"{self.title} — lobby closed", text), interaction)
+        title = t(session.locale, "{game} — lobby closed", game=game_title(session.locale, self.title))
+        await self._publish(session, closed_board(title, text), interaction)

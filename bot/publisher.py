@@ -32,6 +32,7 @@ from bot import faults
 from bot.answer import edit_board
 from bot.board import Board
 from bot.components import bind
+from bot.i18n import t
 from bot.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
@@ -338,7 +339,9 @@ class Publisher:
         if self._publishers.alive(session):
             await self._save(session)
         if old is not None:
-            moved = discord.Embed(description=f"The board moved: {message.jump_url}")
+            moved = discord.Embed(
+                description=t(session.locale, "The board moved: {link}", link=message.jump_url)
+            )
             # Deleted or too old to edit: either way it no longer shows the game.
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
@@ -384,10 +387,12 @@ class Publishers:
         """The bot lost a permission it needs for the board: the game's players (the host among
         them) are told which one, privately."""
         channel = self._bot.get_channel(session.channel_id)
-        text = faults.permission_notice(f"<#{session.channel_id}>", faults.missing_permissions(channel, code))
+        names = faults.missing_permissions(channel, code)
         cog = self._bot.game_cogs.get(session.kind)
         if cog is not None:
-            await cog.tell_players(session, text)
+            await cog.tell_players(
+                session, lambda locale: faults.permission_notice(locale, f"<#{session.channel_id}>", names)
+            )
 
     def channel(self, session: Session) -> discord.PartialMessageable:
         return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

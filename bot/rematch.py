@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.board import Board
+from bot.board import JOIN, Board
+from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.replies import is_moderator, reply_private
 from bot.sessions import LOBBY
 
@@ -31,11 +32,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+PLAY_AGAIN = N_("Play again")
+
+
 class PlayAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"again:(?P<key>[0-9a-f]{1,64})"):
-    def __init__(self, game_key: str) -> None:
+    """In the final board's language; rebuilt from its custom id for a press, where the label
+    plays no part."""
+
+    def __init__(self, game_key: str, locale: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Play again",
+                label=t(locale, PLAY_AGAIN),
                 emoji="🔁",
                 style=discord.ButtonStyle.success,
                 custom_id=f"again:{game_key}",
@@ -59,19 +66,22 @@ class PlayAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"agai
 
 
 async def play_again(bot: GameBot, interaction: discord.Interaction, game_key: str) -> None:
+    mine = private_locale(interaction)
     if interaction.guild_id is None:
-        return await reply_private(interaction, "Games are played in a server channel, not in DMs.")
+        return await reply_private(interaction, t(mine, "Games are played in a server channel, not in DMs."))
     past = await bot.storage.past_game(interaction.guild_id, game_key)
     cog = bot.game_cogs.get(past.kind) if past is not None else None
     if past is None or cog is None:
         # Its record was removed (/standings reset), or the game is no longer offered.
-        return await reply_private(interaction, "That game can no longer be played again: start a new one.")
+        return await reply_private(
+            interaction, t(mine, "That game can no longer be played again: start a new one.")
+        )
     presser = interaction.user.id
     # Neither a forgotten member (id 0) nor a computer seat.
     players = list(dict.fromkeys(user for user in past.user_ids if user > 0))
     if presser not in players and not is_moderator(interaction):
         return await reply_private(
-            interaction, "Only the players of that game (or a moderator) can start a rematch."
+            interaction, t(mine, "Only the players of that game (or a moderator) can start a rematch.")
         )
     current = bot.sessions.get(interaction.channel_id) if interaction.channel_id is not None else None
     if (
@@ -85,9 +95,9 @@ async def play_again(bot: GameBot, interaction: discord.Interaction, game_key: s
     await cog.open_lobby(interaction, dict(past.options), invited=invited, rematch_of=game_key)
 
 
-def with_play_again(board: Board, game_key: str) -> Board:
-    """The final board with its Play again button."""
-    board.items = [*board.items, PlayAgainButton(game_key)]
+def with_play_again(board: Board, game_key: str, locale: str = DEFAULT) -> Board:
+    """The final board with its Play again button, in ``locale`` (the board's)."""
+    board.items = [*board.items, PlayAgainButton(game_key, locale)]
     return board
 
 
@@ -96,12 +106,17 @@ def invitation(session: Session) -> str | None:
     have not taken a seat yet, and says how to; it is only edited afterwards, so it pings once."""
     if not session.invited:
         return None
+    locale = session.locale  # public: the session's language
     waiting = [user for user in session.invited if session.seat_of(user) is None]
-    host = session.names.get(session.host_id, "The host")
+    host = session.names.get(session.host_id) or t(locale, "the host")
     if not waiting:
-        return f"Everyone from the last game is seated again with **{host}**."
-    asked = " ".join(f"<@{user}>" for user in waiting)
-    return (
-        f"{asked}: **{host}** asks you to play again. Press **Join** here, or **Play again** on "
-        "the last game's board, to take a seat."
+        return t(locale, "Everyone from the last game is seated again with **{host}**.", host=host)
+    return t(
+        locale,
+        "{members}: **{host}** asks you to play again. Press **{join}** here, or **{again}** on the "
+        "last game's board, to take a seat.",
+        members=" ".join(f"<@{user}>" for user in waiting),
+        host=host,
+        join=t(locale, JOIN),
+        again=t(locale, PLAY_AGAIN),
     )

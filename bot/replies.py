@@ -10,6 +10,7 @@ import discord
 
 from bot import faults
 from bot.answer import send_private
+from bot.i18n import DEFAULT, t
 from bot.sessions import Session
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
 
-def message_link(session: Session) -> str:
+def message_link(session: Session, locale: str = DEFAULT) -> str:
+    """A link to the session's board, or "this channel" in ``locale`` while it has none."""
     if session.board_message_id is None:
-        return "this channel"
+        return t(locale, "this channel")
     return f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{session.board_message_id}"

@@ -27,8 +27,8 @@ import discord
 from bot import computers
 from bot.clock import now_ms
 from bot.engine import Event, IllegalAction
+from bot.i18n import duration, t
 from bot.sessions import LOBBY, PLAYING, Session
-from bot.words import duration
 
 if TYPE_CHECKING:
     from bot.gamecog import GameCog
@@ -160,8 +160,11 @@ class SessionTimers:
             now = max(now_ms(), deadline)
             if session.status == LOBBY:
                 if session.lobby_deadline is not None and now >= session.lobby_deadline:
-                    idle = duration(cog.lobby_idle_ms(session.options)).replace("min", "minutes")
-                    await cog._close(session, f"This lobby closed itself after {idle} without activity.")
+                    idle = duration(session.locale, cog.lobby_idle_ms(session.options))
+                    text = t(
+                        session.locale, "This lobby closed itself after {idle} without activity.", idle=idle
+                    )
+                    await cog._close(session, text)
                 else:
                     self.arm(session)
                 return

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.board import game_title
 from bot.clock import now_ms
 from bot.publisher import discord_now
 from bot.replies import message_link
@@ -57,7 +58,8 @@ def ping_text(cog: GameCog, session: Session, asks: dict[int, str]) -> str:
     for seat in sorted(asks):
         grouped.setdefault(asks[seat], []).append(session.players[seat])
     lines = [" ".join(f"<@{user}>" for user in users) + f": {ask}" for ask, users in grouped.items()]
-    return f"⏰ **{cog.title}** — " + "\n".join(lines) + f"\n{message_link(session)}"
+    title = game_title(session.locale, cog.title)  # the frame is public: the session's language
+    return f"⏰ **{title}** — " + "\n".join(lines) + f"\n{message_link(session, session.locale)}"
 
 
 class TurnPings:

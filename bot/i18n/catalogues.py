@@ -108,8 +108,9 @@ def number(locale: str, value: float, pattern: str = "#,##0.0##") -> str:
 
 
 def duration(locale: str, ms: int) -> str:
-    """A timer as ``bot.words.duration`` writes it ("0.25 s", "90 s", "1 h 30 min", "24 h"), in
-    the language's way ("0,25 s", "1 Std. 30 Min.")."""
+    """A timer as members read it ("0.25 s", "90 s", "1 h 30 min", "24 h"; under an hour, a time
+    that is no whole number of minutes stays in seconds), in the language's way ("0,25 s",
+    "1 Std. 30 Min.")."""
     seconds = ms / 1000
     if seconds < 60 or (seconds < 3600 and seconds % 60):  # as the options take it
         return t(locale, "{n} s", n=number(locale, seconds, "#,##0.###"))

@@ -8,13 +8,6 @@ from bot.games.kingdom import board as kingdom_board
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
-from bot.words import plural
-
-
-def test_one_takes_the_singular_and_every_other_count_the_plural():
-    assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
-    assert plural(1, "match", "matches") == "1 match" and plural(3, "match", "matches") == "3 matches"
-    assert plural(1, "VP", "VP") == "1 VP" and plural(5, "VP", "VP") == "5 VP"
 
 
 def test_the_masks_final_board_says_1_card_for_a_pile_of_one():

@@ -124,7 +124,7 @@ async def test_an_idle_lobby_closes_itself_after_ten_minutes(world, simcord_env)
     await simcord_env.advance_time(9 * 60)
     assert world.board().embeds[0].title == "Tap — lobby"
     await simcord_env.advance_time(61)
-    assert "10 minutes without activity" in world.board().embeds[0].description
+    assert "10 min without activity" in world.board().embeds[0].description
     assert world.board().components == []
     assert simcord_env.bot.sessions.get(world.channel.id) is None
 

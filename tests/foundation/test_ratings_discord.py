@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 from conftest import build_world
+from lobby_buttons import lobby_id
 
 from bot import computers
 from bot.ratings import MIN_RATED_GAMES, NEW, update
@@ -15,8 +16,9 @@ from bot.storage import FORMER_MEMBER, RUNNING_SEASON
 async def play(world, winner, loser):
     """One finished Tap game (target 1): ``winner`` hosts and taps first, so wins alone."""
     await winner.slash(world.channel, "tap new", target=1)
-    await loser.click(world.board(), label="Join")
-    await winner.click(world.board(), label="Start")
+    # By their ids: the lobby speaks the server's language, which may be any.
+    await loser.click(world.board(), custom_id=lobby_id(world.env, world.channel, "join"))
+    await winner.click(world.board(), custom_id=lobby_id(world.env, world.channel, "start"))
     await winner.click(world.board(), label="Tap")
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from conftest import build_world
+from lobby_buttons import lobby_id
 
 
 async def start_tap(world, players=2, **options):
     host = world.members[0]
     await host.slash(world.channel, "tap new", **options)
+    # By their ids: the lobby speaks the server's language, which may be any.
     for member in world.members[1:players]:
-        await member.click(world.board(), label="Join")
-    await host.click(world.board(), label="Start")
+        await member.click(world.board(), custom_id=lobby_id(world.env, world.channel, "join"))
+    await host.click(world.board(), custom_id=lobby_id(world.env, world.channel, "start"))
     return world.board()
 
 

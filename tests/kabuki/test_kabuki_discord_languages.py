@@ -47,15 +47,17 @@ def french_server(env: Any, players: int = 3) -> World:
 async def open_table(env: Any, world: World) -> Table:
     host, *others = world.members
     await host.slash(world.channel, "kabuki new", **FAST)
-    # The lobby's options speak the server's language too (the rest of the lobby is not
-    # converted yet).
-    options = embed_text(world.board())
-    assert {"fr": "Délai de grâce : 0 s", "de": "Schonfrist: 0 s"}[
-        env.bot.sessions.get(world.channel.id).locale
-    ] in options
+    # The lobby speaks the server's language: its frame, its options and its buttons.
+    title, option, join, start = {
+        "fr": ("Kabuki — salon d'attente", "Délai de grâce : 0 s", "Rejoindre", "Lancer"),
+        "de": ("Kabuki — Lobby", "Schonfrist: 0 s", "Beitreten", "Starten"),
+    }[env.bot.sessions.get(world.channel.id).locale]
+    lobby = world.board()
+    assert lobby.embeds[0].title == title
+    assert option in embed_text(lobby)
     for member in others:
-        await member.click(world.board(), label="Join")
-    await host.click(world.board(), label="Start")
+        await member.click(world.board(), label=join)
+    await host.click(world.board(), label=start)
     return Table(env, world, world.members)
 
 
@@ -235,8 +237,8 @@ async def test_a_french_tables_turn_ping_and_long_timer_speak_french(simcord_env
     await host.slash(world.channel, "kabuki new", **{**FAST, "turn_timer": 5400})
     assert "Minuteur de tour : 1 h 30 min" in embed_text(world.board())
     for member in others:
-        await member.click(world.board(), label="Join")
-    await host.click(world.board(), label="Start")
+        await member.click(world.board(), label="Rejoindre")
+    await host.click(world.board(), label="Lancer")
     table = Table(simcord_env, world, world.members)
     placer = table.member(table.view()["current"]["seat"])
     await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)

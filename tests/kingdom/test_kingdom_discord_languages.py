@@ -189,9 +189,10 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
     options = "\n".join([lobby.description or "", *(f"{f.name}\n{f.value}" for f in lobby.fields)])
     assert "Mode : **Il ne peut en rester qu'un** (2–20 joueurs)" in options
     assert "Minuteur de tour : 1 h 30 min" in options
+    assert lobby.title == "La Mort sur le royaume — salon d'attente"  # the commands' name for it
     for member in (benoit, carl):
-        await member.click(world.channel.last_message, label="Join")
-    await anna.click(world.channel.last_message, label="Start")
+        await member.click(world.channel.last_message, label="Rejoindre")
+    await anna.click(world.channel.last_message, label="Lancer")
     engine = engine_of(simcord_env, world.channel)
     player = world.members[engine.active]
     await simcord_env.advance_time(PING_AFTER_MS / 1000 + 1)
@@ -200,3 +201,4 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
         "c'est votre tour : appuyez sur 🃏 **Ma carte** pour voir votre carte et ce que vous pouvez faire."
     )
     assert f"<@{player.id}>: {asked}" in ping.content
+    assert ping.content.startswith("⏰ **La Mort sur le royaume** — ")  # its frame names the game in French

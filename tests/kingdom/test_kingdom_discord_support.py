@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from lobby_buttons import lobby_id
+
 from bot.components import bound_id, button_id
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
@@ -42,9 +44,10 @@ async def open_game(world: Any, players: int, **options: Any) -> list[Any]:
     members = world.members[:players]
     await members[0].slash(world.channel, "kingdom new", **options)
     lobby = world.channel.last_message
+    # By their ids, not their labels: the lobby speaks the server's language.
     for member in members[1:]:
-        await member.click(lobby, label="Join")
-    await members[0].click(lobby, label="Start")
+        await member.click(lobby, custom_id=lobby_id(world.env, world.channel, "join"))
+    await members[0].click(lobby, custom_id=lobby_id(world.env, world.channel, "start"))
     return members
 
 

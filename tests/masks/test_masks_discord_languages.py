@@ -52,9 +52,9 @@ async def open_game(world: World, n: int = 4, race_window_ms: int = WIDE, **opti
     host, *others = world.members[:n]
     await host.slash(world.channel, "masks new", **options)
     for member in others:
-        await member.click(world.board(), label="Join")
+        await member.click(world.board(), label="Beitreten")
     world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = race_window_ms
-    await host.click(world.board(), label="Start")
+    await host.click(world.board(), label="Starten")
     return Table(world, world.members[:n])
 
 
@@ -88,10 +88,11 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
     anna, bert, carl, dora = world.members
     await anna.slash(world.channel, "masks new")
     assert "Ratezeit: **1 Min.**" in embed_text(world.board())  # the lobby's options: the server's language
+    assert world.board().embeds[0].title == "Insel der Monstermasken — Lobby"  # the commands' name for it
     for member in (bert, carl, dora):
-        await member.click(world.board(), label="Join")
+        await member.click(world.board(), label="Beitreten")
     world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = WIDE
-    await anna.click(world.board(), label="Start")
+    await anna.click(world.board(), label="Starten")
     table = Table(world, world.members)
     assert table.session.locale == "de"
     board = table.board()
@@ -196,11 +197,11 @@ async def test_emoji_mode_notices_and_a_computer_mimes_post_speak_the_servers_la
     world = german_server(simcord_env, locales)
     anna, bert = world.members[:2]
     await anna.slash(world.channel, "masks new", mime_mode="emoji")
-    await anna.click(world.board(), label="Add computer")
+    await anna.click(world.board(), label="Computer hinzufügen")
     lobby = embed_text(world.board())
     assert "🤖 Computer lesen die Emoji des Mimen (**normal**)" in lobby
-    await bert.click(world.board(), label="Join")
-    await anna.click(world.board(), label="Start")
+    await bert.click(world.board(), label="Beitreten")
+    await anna.click(world.board(), label="Starten")
     table = Table(world, [anna, None, bert])
     # anna mimes with words: removed, and the channel is told in German (the mention is a field).
     await anna.send(world.channel, "ein Gesicht mit Tränen")
