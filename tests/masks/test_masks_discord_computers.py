@@ -153,7 +153,9 @@ async def test_the_computers_option_sets_how_fast_they_react(world, simcord_env,
 async def test_with_a_person_miming_on_camera_computers_slap_at_random_as_before(world, simcord_env):
     table = await seat(world, robots=2)
     await simcord_env.advance_time(3.6)  # no emoji to read in camera mode: 1.2–3.5 s, any tile
-    assert table.view["slapped"] or table.view["phase"] == "reveal"
+    # A slap that landed in the last moment is still in its race window, so a slap shows as
+    # settled, racing, or already revealed (a test that read only settled slaps failed now and then).
+    assert table.view["slapped"] or table.view["racing"] or table.view["phase"] == "reveal"
 
 
 async def test_the_lobby_says_what_computer_seats_mean_before_start(world, simcord_env):
