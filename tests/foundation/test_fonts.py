@@ -4,11 +4,10 @@ no missing-glyph boxes (Pillow's own font lacked the Kabuki board's "—")."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
-from PIL import ImageDraw, ImageFont
+from language_checks import drawn
+from PIL import ImageFont
 
 from bot import fonts
 from bot.games.kabuki import pictures as kabuki
@@ -19,32 +18,6 @@ from bot.games.masks.faces import FACES
 
 # Names are user input: characters no shipped font has must still draw, as "?" rather than boxes.
 NAMES = ("alice", "Łukasz Żółć", "李雷", "🎲 dice", "Zoë—the—longest—name—at—the—table")
-
-
-@contextmanager
-def drawn_texts() -> Iterator[list[tuple[str, object]]]:
-    """Every (text, font) any picture hands to Pillow meanwhile. The pictures' caches are emptied
-    first and afterwards, so everything is really drawn and no test sees a picture drawn here."""
-    seen: list[tuple[str, object]] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
-        seen.append((text, font))
-        return original(self, xy, text, fill, font, *args, **kwargs)
-
-    def clear() -> None:
-        for module in (kabuki, kingdom, masks):
-            for value in vars(module).values():
-                if hasattr(value, "cache_clear"):
-                    value.cache_clear()
-
-    clear()
-    ImageDraw.ImageDraw.text = text
-    try:
-        yield seen
-    finally:
-        ImageDraw.ImageDraw.text = original
-        clear()
 
 
 def draw_every_picture() -> None:
@@ -64,7 +37,7 @@ def draw_every_picture() -> None:
 
 
 def test_every_picture_draws_every_string_with_the_shipped_font_which_has_all_its_glyphs():
-    with drawn_texts() as seen:
+    with drawn(kabuki, kingdom, masks) as seen:
         draw_every_picture()
     texts = {text for text, _ in seen}
     # What the pictures draw, from every game: the dash on an empty "On show", mask, character
@@ -81,7 +54,7 @@ def test_a_name_with_characters_the_font_lacks_is_drawn_with_a_question_mark_for
     assert fonts.missing("李雷 🎲") == {"李", "雷", "🎲"}
     assert fonts.drawable("李雷") == "??" and fonts.drawable("🎲 dice") == "? dice"
     assert fonts.drawable("Łukasz Żółć — ok…") == "Łukasz Żółć — ok…"  # nothing to replace
-    with drawn_texts() as seen:
+    with drawn(kabuki, kingdom, masks) as seen:
         draw_every_picture()
     texts = {text for text, _ in seen}
     assert "??" in texts and "? dice" in texts  # Kingdom's table

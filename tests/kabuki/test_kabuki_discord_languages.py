@@ -5,43 +5,23 @@ game; the record and its replay stay the same in every language."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-import discord
 from conftest import FAST, Table, embed_text
+from language_checks import World, assert_shown_in_no_language, rules_as_read, server
 
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.games.kabuki.history import describe
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kabuki.replay import check_log
-from bot.i18n import t
 from bot.replays import verify
 from bot.turn_pings import PING_AFTER_MS
 
 FOX, MOON, ONI, CAT = 2, 1, 3, 4
 
 
-@dataclass
-class World:
-    env: Any
-    guild: Any
-    channel: Any
-    members: list[Any]
-    mod: Any  # a member with Manage Server
-
-    def board(self) -> Any:
-        return self.channel.last_message
-
-
 def french_server(env: Any, players: int = 3) -> World:
-    guild = env.create_guild("Paris", preferred_locale="fr")
-    channel = guild.create_text_channel("jeux")
-    names = ("anna", "benoit", "carl", "dora")[:players]
-    members = [guild.add_member(env.create_user(name)) for name in names]
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("chef"), roles=[admins])
-    return World(env, guild, channel, members, admin)
+    return server(env, "Paris", "fr", "jeux", ("anna", "benoit", "carl", "dora")[:players], mod=True)
 
 
 async def open_table(env: Any, world: World) -> Table:
@@ -80,8 +60,7 @@ def assert_no_buried_mask_in_any_language(table: Table, world: World) -> None:
     for viewer in world.members:
         text = channel_text(world, viewer)
         for card in buried:
-            for locale in ("en", "de", "fr"):
-                assert f"**{t(locale, MASKS[card])}**" not in text, (locale, MASKS[card])
+            assert_shown_in_no_language(text, MASKS[card])
     (attachment,) = table.message().attachments
     assert attachment.filename == PICTURE_NAME
     drawn = table.env.backend.cdn.get(attachment.url)
@@ -219,11 +198,7 @@ async def test_rules_of_kabuki_speak_each_readers_language(simcord_env, locales)
     world = french_server(simcord_env)
     anna, benoit, carl = world.members
     locales.members.update({anna.id: "de", benoit.id: "fr"})
-    read = {}
-    for member in (anna, benoit, carl):
-        shown = await member.slash(world.channel, "rules", game="kabuki")
-        assert shown.ephemeral
-        read[member] = shown.response.embeds[0].description
+    read = await rules_as_read(world, (anna, benoit, carl), "kabuki")
     assert read[anna].startswith("**Kabuki** (2–6 Spieler, 3 Runden).")
     assert read[benoit].startswith("**Kabuki** (2 à 6 joueurs, 3 manches).")
     assert read[carl].startswith("**Kabuki** (2–6 players, 3 rounds).")

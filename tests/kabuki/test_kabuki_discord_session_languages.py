@@ -6,12 +6,12 @@ rematch's seat) speak their own Discord language (German, French, English)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
 from conftest import FAST, Table, embed_text
+from language_checks import World, server
 
 from bot.i18n import t
 
@@ -19,24 +19,11 @@ FOX, MOON, ONI, CAT = 2, 1, 3, 4
 LOCALES = Path(__file__).parents[2] / "bot" / "locales"
 
 
-@dataclass
-class World:
-    env: Any
-    guild: Any
-    channel: Any
-    members: list[Any]
-
-    def board(self) -> Any:
-        return self.channel.last_message
-
-
 def german_server(env: Any, locales: Any) -> World:
-    guild = env.create_guild("Berlin", preferred_locale="de")
-    channel = guild.create_text_channel("spiele")
-    members = [guild.add_member(env.create_user(name)) for name in ("anna", "benoit", "carl", "dora")]
-    anna, benoit, _, dora = members
+    world = server(env, "Berlin", "de", "spiele", ("anna", "benoit", "carl", "dora"))
+    anna, benoit, _, dora = world.members
     locales.members.update({anna.id: "de", benoit.id: "fr", dora.id: "fr"})  # carl: en-US
-    return World(env, guild, channel, members)
+    return world
 
 
 def labels(message: Any) -> list[str]:

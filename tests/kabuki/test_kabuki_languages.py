@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import discord
 import pytest
-from PIL import ImageDraw
+from language_checks import COMMITMENT, LIMITS, assert_fits_discords_limits, board_text, drawn
 
 from bot.board import sign
 from bot.engine.protocol import IllegalAction
@@ -25,10 +23,6 @@ from bot.i18n.pseudo import untranslated
 from cogs.kabuki import PING_PLACER, RULES, KabukiCog
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-# Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
-LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048}
-EMBED_TOTAL, LABEL = 6000, 80
-COMMITMENT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 
 def simulated_games() -> list[tuple[dict[str, Any], int]]:
@@ -55,14 +49,6 @@ def boards(view: dict[str, Any], names: list[str], locale: str) -> list[Any]:
     return [playing, sign(final, COMMITMENT, seed=123456789, salt=COMMITMENT[:32], locale=locale), replayed]
 
 
-def board_text(board: Any) -> str:
-    embed = board.embed
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-    parts += [item.label or "" for item in board.items]
-    return "\n".join(parts)
-
-
 def presses(engine: KabukiEngine) -> Iterator[IllegalAction | KabukiEngine]:
     """Every press any seat might make now, each on a copy of the engine: the refusal it gets,
     or the engine after it (a Stop! race open, which a finished game's log no longer shows)."""
@@ -83,31 +69,6 @@ def presses(engine: KabukiEngine) -> Iterator[IllegalAction | KabukiEngine]:
             yield refusal
         else:
             yield copy
-
-
-@contextmanager
-def drawn_words() -> Iterator[list[str]]:
-    """Every text the pictures hand to Pillow meanwhile, their caches emptied first so all is drawn."""
-    pictures._palette()  # colours only: its sample text is never shown
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, words, *args, **kwargs):
-        seen.append(words)
-        return original(self, xy, words, *args, **kwargs)
-
-    def clear() -> None:
-        for value in vars(pictures).values():
-            if hasattr(value, "cache_clear") and value is not pictures._palette:
-                value.cache_clear()
-
-    clear()
-    ImageDraw.ImageDraw.text = text
-    try:
-        yield seen
-    finally:
-        ImageDraw.ImageDraw.text = original
-        clear()
 
 
 @pytest.fixture(scope="module")
@@ -146,15 +107,17 @@ def test_every_board_of_simulated_games_speaks_the_pseudo_locale_only(records, p
 
 
 def test_the_pictures_draw_only_words_of_the_pseudo_locale(records, pseudo_locale):
-    with drawn_words() as drawn:
+    # The palette's sample text is colours only, never shown: it is drawn before recording.
+    with drawn(pictures, primed=[pictures._palette]) as calls:
         for view in itertools.islice(every_view(records), 0, None, 7):
             for board in boards(view, NAMES[: len(view["tokens"])], pseudo_locale):
                 kabuki_board.render_picture(board.picture.key)
         for mask in range(len(pictures.MASKS)):
             pictures.mask_card(mask, locale=pseudo_locale)
-    words = [text for text in drawn if untranslated(text)]
-    assert drawn and words == [], words
-    assert any("⟦Šťáçķ" in text for text in drawn)  # "Stack 1", accented
+    drawn_words = [text for text, _font in calls]
+    words = [text for text in drawn_words if untranslated(text)]
+    assert drawn_words and words == [], words
+    assert any("⟦Šťáçķ" in text for text in drawn_words)  # "Stack 1", accented
     # The language is part of the picture's key: the same board in another language is drawn anew.
     view = next(every_view(records))
     keys = {kabuki_board.picture_key(view, locale=code) for code in (*shipped(), pseudo_locale)}
@@ -185,14 +148,7 @@ def test_every_board_fits_discords_limits_in_every_language(records, locale):
     long_names = [f"{name:_<32}" for name in NAMES]
     for view in every_view(records):
         for board in boards(view, long_names[: len(view["tokens"])], locale):
-            embed: discord.Embed = board.embed
-            assert len(embed.title) <= LIMITS["title"]
-            assert len(embed.description) <= LIMITS["description"]
-            assert len(embed.footer.text) <= LIMITS["footer"]
-            for field in embed.fields:
-                assert len(field.name) <= LIMITS["field_name"] and len(field.value) <= LIMITS["field_value"]
-            assert len(embed) <= EMBED_TOTAL
-            assert all(len(item.label) <= LABEL for item in board.items)
+            assert_fits_discords_limits(board)
     cog = KabukiCog.__new__(KabukiCog)
     assert len(t(locale, RULES)) <= LIMITS["description"]  # /rules is one embed's description
     assert len(cog.options_text({}, locale)) <= LIMITS["field_value"]

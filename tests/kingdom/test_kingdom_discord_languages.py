@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import discord
+from language_checks import World, assert_shown_in_no_language, rules_as_read, server
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -29,26 +28,12 @@ from test_kingdom_discord_support import (  # noqa: E402
 )
 
 from bot.games.kingdom.cards import CHARACTERS, CLOWN, DEATH, PRINCESS, THIEF  # noqa: E402
-from bot.i18n import t  # noqa: E402
 from bot.replays import verify  # noqa: E402
 from bot.turn_pings import PING_AFTER_MS  # noqa: E402
 
 
-@dataclass
-class World:
-    env: Any
-    guild: Any
-    channel: Any
-    members: list[Any]
-    mod: Any  # a member with Manage Server, who does not play
-
-
 def french_server(env: Any) -> World:
-    guild = env.create_guild("Paris", preferred_locale="fr")
-    channel = guild.create_text_channel("jeux")
-    members = [guild.add_member(env.create_user(name)) for name in ("anna", "benoit", "carl", "dora")]
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return World(env, guild, channel, members, guild.add_member(env.create_user("chef"), roles=[admins]))
+    return server(env, "Paris", "fr", "jeux", ("anna", "benoit", "carl", "dora"), mod=True)
 
 
 def public_text(world: World) -> str:
@@ -71,8 +56,8 @@ def assert_no_face_down_card_in_any_language(world: World, names: list[str]) -> 
     for seat in hidden:
         line = seat_line(description, names[seat])
         assert "face cachée" in line
-        for locale in ("en", "de", "fr"):
-            assert not any(t(locale, c.name) in line for c in CHARACTERS), (locale, line)
+        for character in CHARACTERS:
+            assert_shown_in_no_language(line, character.name, bold=False)
     for message in world.channel.history(viewer=world.mod):
         assert all(a.filename != "card.png" for a in message.attachments)
 
@@ -172,11 +157,7 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
     world = french_server(simcord_env)
     anna, benoit, carl, _ = world.members
     locales.members.update({anna.id: "de", benoit.id: "fr"})
-    read = {}
-    for member in (anna, benoit, carl):
-        shown = await member.slash(world.channel, "rules", game="kingdom")
-        assert shown.ephemeral
-        read[member] = shown.response.embeds[0].description
+    read = await rules_as_read(world, (anna, benoit, carl), "kingdom")
     assert read[anna].startswith("**Ziel.** In jeder Runde hält jeder eine geheime Charakterkarte")
     assert "`/königreich neu modus länge bedenkzeit`" in read[anna]
     assert read[benoit].startswith("**But.** À chaque manche, chacun tient une carte personnage secrète")

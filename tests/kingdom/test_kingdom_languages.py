@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import discord
 import pytest
-from PIL import ImageDraw
+from language_checks import (
+    COMMITMENT,
+    EMBED_TOTAL,
+    LABEL,
+    LIMITS,
+    assert_fits_discords_limits,
+    board_text,
+    drawn,
+    embed_text,
+    item_texts,
+)
 
 from bot.board import sign
 from bot.engine.protocol import IllegalAction
@@ -27,9 +35,6 @@ from bot.i18n.pseudo import untranslated
 from cogs.kingdom import PING_ACTIVE, RULES, KingdomCog
 
 NAMES = [f"p{i}" for i in range(20)]
-LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048}
-EMBED_TOTAL, LABEL = 6000, 80
-COMMITMENT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 GAMES = [
     (1, 4, "classic"),
     (2, 7, "death-over-all"),
@@ -76,25 +81,6 @@ def boards(engine: KingdomEngine, names: list[str], locale: str) -> list[Any]:
         final = kingdom_board.final_board(view, names, engine.result().winners, "g", locale=locale)
         out.append(sign(final, COMMITMENT, seed=123456789, salt=COMMITMENT[:32], locale=locale))
     return out
-
-
-def item_texts(items: list[Any]) -> list[str]:
-    texts = []
-    for item in items:
-        texts.append(getattr(item, "label", None) or "")
-        texts.append(getattr(item, "placeholder", None) or "")
-        texts += [option.label for option in getattr(item, "options", [])]
-    return texts
-
-
-def embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-    return "\n".join(parts)
-
-
-def board_text(board: Any) -> str:
-    return "\n".join([embed_text(board.embed), *item_texts(board.items)])
 
 
 def panels(engine: KingdomEngine, names: list[str], locale: str) -> Iterator[str]:
@@ -152,30 +138,6 @@ def refusals(engine: KingdomEngine) -> Iterator[IllegalAction]:
                 raise AssertionError(f"{action} was played by seat {seat}")
 
 
-@contextmanager
-def drawn_words() -> Iterator[list[str]]:
-    """Every text the pictures hand to Pillow meanwhile, their caches emptied first."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, words, *args, **kwargs):
-        seen.append(words)
-        return original(self, xy, words, *args, **kwargs)
-
-    def clear() -> None:
-        for value in vars(pictures).values():
-            if hasattr(value, "cache_clear"):
-                value.cache_clear()
-
-    clear()
-    ImageDraw.ImageDraw.text = text
-    try:
-        yield seen
-    finally:
-        ImageDraw.ImageDraw.text = original
-        clear()
-
-
 def test_the_simulated_games_reach_every_kind_of_board(games):
     actions, effects, eliminated, deck_top = [], set(), False, False
     for game in games:
@@ -211,7 +173,7 @@ def test_every_board_panel_news_and_refusal_speaks_the_pseudo_locale_only(games,
 
 
 def test_the_pictures_draw_only_words_of_the_pseudo_locale(games, pseudo_locale):
-    with drawn_words() as drawn:
+    with drawn(pictures) as calls:
         for char in range(len(CHARACTERS)):
             pictures.card_png(char, pseudo_locale)
         for game in games:
@@ -223,9 +185,10 @@ def test_the_pictures_draw_only_words_of_the_pseudo_locale(games, pseudo_locale)
                 )
                 if picture is not None:
                     picture.render()
-        words = [text for text in drawn if untranslated(text, allowed=NAMES)]
-        assert drawn and words == [], words
-        assert any("⟦ŔÓÚÑĐ" in text.upper() for text in drawn)  # "Round 3", accented
+        drawn_words = [text for text, _font in calls]
+        words = [text for text in drawn_words if untranslated(text, allowed=NAMES)]
+        assert drawn_words and words == [], words
+        assert any("⟦ŔÓÚÑĐ" in text.upper() for text in drawn_words)  # "Round 3", accented
     # The language is part of the picture's key: the same table in another language is drawn anew.
     view = next(engine.view(None) for engine, _ in positions(*GAMES[0]) if engine.reveal)
     keys = {kingdom_board.reveal_picture(view, NAMES, "g", code).key for code in (*shipped(), pseudo_locale)}
@@ -261,15 +224,7 @@ def test_every_board_and_panel_fits_discords_limits_in_every_language(games, loc
         for engine, _events in game:
             names = long_names[: engine.players]
             for board in boards(engine, names, locale):
-                embed: discord.Embed = board.embed
-                assert len(embed.title) <= LIMITS["title"]
-                assert len(embed.description) <= LIMITS["description"]
-                assert len(embed.footer.text) <= LIMITS["footer"]
-                for field in embed.fields:
-                    assert len(field.name) <= LIMITS["field_name"]
-                    assert len(field.value) <= LIMITS["field_value"], field.value
-                assert len(embed) <= EMBED_TOTAL
-                assert all(len(label) <= LABEL for label in item_texts(board.items))
+                assert_fits_discords_limits(board)
             for seat in range(engine.players):
                 message = kingdom_board.my_card_message(engine.view(seat), names, 1, locale)
                 if "embed" in message:

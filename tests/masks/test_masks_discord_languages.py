@@ -7,12 +7,12 @@ record verifies and holds no language."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 import pytest
 from conftest import SETTLE_S, Table
+from language_checks import LANGUAGES, World, assert_shown_in_no_language, rules_as_read, server
 
 from bot.games.masks.faces import MONSTERS
 from bot.games.masks.pictures import board_png
@@ -25,27 +25,15 @@ pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
 WIDE = 2000  # ms: a race window that stays open across clicks whatever the wall clock does
 PAUSE = 5  # seconds: the pause after a reveal
-LANGUAGES = ("en", "de", "fr")
 
 
-@dataclass
-class World:
-    env: Any
-    guild: Any
-    channel: Any
-    members: list[Any]
-
-    def board(self) -> Any:
-        return self.channel.last_message
-
-
-def german_server(env: Any, locales: Any, channel: Any = None) -> World:
-    """Berlin's #spiele: anna speaks French, bert German, carl and dora English."""
-    guild = env.create_guild("Berlin", preferred_locale="de")
-    channel = guild.create_text_channel("spiele", **({"overwrites": channel} if channel else {}))
-    members = [guild.add_member(env.create_user(name)) for name in ("anna", "bert", "carl", "dora")]
-    locales.members.update({members[0].id: "fr", members[1].id: "de"})
-    return World(env, guild, channel, members)
+def german_server(env: Any, locales: Any, channel: Any = None, mod: bool = False) -> World:
+    """Berlin's #spiele: anna speaks French, bert German, carl and dora English; with ``mod``, a
+    moderator "chef" who does not play."""
+    names = ("anna", "bert", "carl", "dora")
+    world = server(env, "Berlin", "de", "spiele", names, mod, **({"overwrites": channel} if channel else {}))
+    locales.members.update({world.members[0].id: "fr", world.members[1].id: "de"})
+    return world
 
 
 async def open_game(world: World, n: int = 4, race_window_ms: int = WIDE, **options: Any) -> Table:
@@ -78,8 +66,7 @@ def assert_secret_card_kept_in_every_language(table: Table, world: World) -> Non
     card = MONSTERS[table.card()]
     public = [m for m in world.channel.history(viewer=world.members[3]) if not m.flags.ephemeral]
     text = "\n".join(embed_text(m) for m in public)
-    for locale in LANGUAGES:
-        assert f"**{t(locale, card)}**" not in text, locale
+    assert_shown_in_no_language(text, card)
     assert all(a.filename != "card.png" for m in public for a in m.attachments)
 
 
@@ -252,20 +239,15 @@ async def test_the_turn_ping_asks_in_the_servers_language(simcord_env, locales):
 async def test_rules_of_masks_speak_each_readers_language(simcord_env, locales):
     world = german_server(simcord_env, locales)
     anna, bert, carl = world.members[:3]
-    read = {}
-    for member in (anna, bert, carl):
-        shown = await member.slash(world.channel, "rules", game="masks")
-        assert shown.ephemeral
-        read[member] = shown.response.embeds[0].description
+    read = await rules_as_read(world, (anna, bert, carl), "masks")
     assert read[anna].startswith("**L'Île des masques de monstres** (3 à 8 joueurs).")
     assert read[bert].startswith("**Insel der Monstermasken** (3–8 Spieler).")
     assert read[carl].startswith("**Island of Monster Masks** (3–8 players).")
 
 
 async def test_a_moderator_switches_a_running_games_language_from_its_next_board_on(simcord_env, locales):
-    world = german_server(simcord_env, locales)
-    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    mod = world.guild.add_member(simcord_env.create_user("chef"), roles=[admins])
+    world = german_server(simcord_env, locales, mod=True)
+    mod = world.mod
     table = await open_game(world, n=3)
     assert table.board().embeds[0].title == "Insel der Monstermasken — Zug 1 von 9"
     answer = await mod.slash(world.channel, "settings", language="fr")

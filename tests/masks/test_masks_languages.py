@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import discord
 import pytest
-from PIL import ImageDraw
+from language_checks import COMMITMENT, LIMITS, assert_fits_discords_limits, board_text, drawn
 
 from bot.board import sign
 from bot.engine import Event
@@ -30,9 +28,6 @@ from bot.sessions import Session
 from cogs.masks import PING_GUESSERS, PING_MIME, RULES, MasksCog
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hugo"]
-LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048}
-EMBED_TOTAL, LABEL = 6000, 80
-COMMITMENT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 
 def simulated_games() -> list[dict[str, Any]]:
@@ -67,14 +62,6 @@ def boards(view: dict[str, Any], names: list[str], locale: str, computers=()) ->
     return found
 
 
-def board_text(board: Any) -> str:
-    embed = board.embed
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-    parts += [item.label or "" for item in board.items]
-    return "\n".join(parts)
-
-
 def presses(engine: MasksEngine) -> Iterator[IllegalAction | MasksEngine]:
     """Every press any seat might make now, each on a copy of the engine: the refusal it gets,
     or the engine after it (a race open, or a tile held mid-turn)."""
@@ -98,27 +85,6 @@ def refusal_text(locale: str, refusal: IllegalAction) -> str:
     """As GameCog shows a refusal: a text field (a monster's name) is a message id too."""
     fields = {k: t(locale, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
     return t(locale, refusal.message, **fields)
-
-
-@contextmanager
-def drawn_words() -> Iterator[list[str]]:
-    """Every text the pictures hand to Pillow meanwhile, their caches emptied first so all is drawn."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, words, *args, **kwargs):
-        seen.append(words)
-        return original(self, xy, words, *args, **kwargs)
-
-    pictures.face_png.cache_clear()
-    pictures.board_png.cache_clear()
-    ImageDraw.ImageDraw.text = text
-    try:
-        yield seen
-    finally:
-        ImageDraw.ImageDraw.text = original
-        pictures.face_png.cache_clear()
-        pictures.board_png.cache_clear()
 
 
 @pytest.fixture(scope="module")
@@ -158,14 +124,15 @@ def test_every_board_of_simulated_games_speaks_the_pseudo_locale_only(records, p
 
 
 def test_the_pictures_draw_only_words_of_the_pseudo_locale(pseudo_locale):
-    with drawn_words() as drawn:
+    with drawn(pictures) as calls:
         pictures.board_png(None, pseudo_locale)
         pictures.board_png(5, pseudo_locale)
         for face in range(FACES):
             pictures.face_png(face, pseudo_locale)
-    words = [text for text in drawn if untranslated(text)]
-    assert drawn and words == [], words
-    assert "1. ⟦Ĝŕúɱƥý⟧" in drawn  # the first tile's name, accented
+    drawn_words = [text for text, _font in calls]
+    words = [text for text in drawn_words if untranslated(text)]
+    assert drawn_words and words == [], words
+    assert "1. ⟦Ĝŕúɱƥý⟧" in drawn_words  # the first tile's name, accented
     # The language is part of the picture's key: the same board in another language is drawn anew.
     view = MasksEngine.new(3, 1, {}, 0).view(None)
     keys = {masks_board.picture(view, code).key for code in (*shipped(), pseudo_locale)}
@@ -223,14 +190,7 @@ def test_every_board_fits_discords_limits_in_every_language(records, locale):
     long_names = [f"{name:_<32}" for name in NAMES]
     for engine, names in every_engine(records):
         for board in boards(engine.view(None), long_names[: len(names)], locale):
-            embed: discord.Embed = board.embed
-            assert len(embed.title) <= LIMITS["title"]
-            assert len(embed.description) <= LIMITS["description"]
-            assert len(embed.footer.text) <= LIMITS["footer"]
-            for field in embed.fields:
-                assert len(field.name) <= LIMITS["field_name"] and len(field.value) <= LIMITS["field_value"]
-            assert len(embed) <= EMBED_TOTAL
-            assert all(len(item.label) <= LABEL for item in board.items)
+            assert_fits_discords_limits(board)
     assert len(t(locale, RULES)) <= LIMITS["description"]  # /rules is one embed's description
     cog = MasksCog.__new__(MasksCog)
     assert len(cog.options_text({"second_chance": True, "sounds": True}, locale)) <= LIMITS["field_value"]
