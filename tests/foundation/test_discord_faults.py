@@ -182,3 +182,58 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert "Winner" in world.board().embeds[0].fields[-1].value
     assert not simcord_env.errors
+
+
+async def masks_with_a_computer_mime(world, restart_bot):
+    """alice, Robo 1 and bob in emoji mode; alice's turn as the Mime runs out, Robo 1 mimes next."""
+    from cogs.masks import MasksCog
+
+    env = world.env
+    await restart_bot([MasksCog])
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "masks new", guess_seconds=20, mime_mode="emoji")
+    await alice.click(world.board(), label="Add computer")
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    await env.advance_time(21)  # alice's guess timer...
+    await env.advance_time(5)  # ...and the reveal's pause
+    assert env.bot.sessions.get(world.channel.id).engine.view(None)["mime"] == 1
+
+
+def mime_posts(env, channel_id: int, since: int) -> int:
+    return sum(
+        1
+        for request in env.backend.http_requests[since:]
+        if request.method == "POST" and request.path == f"/channels/{channel_id}/messages"
+    )
+
+
+async def test_a_computer_mime_s_emoji_discord_refuses_is_posted_once_more(world, simcord_env, restart_bot):
+    await masks_with_a_computer_mime(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503, times=1)
+    for _ in range(15):
+        await simcord_env.advance_time(1)
+    posted = [m for m in world.channel.history() if m.content.startswith("🎭 **🤖 Robo 1** mimes: ")]
+    assert len(posted) == 1  # the refused post was nobody's to read; the Mime thought again
+    assert mime_posts(simcord_env, world.channel.id, since) == 2
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert session.extra["mimed"]["texts"] == [posted[0].content.split(" mimes: ", 1)[1]]
+    assert not simcord_env.errors
+
+
+async def test_a_computer_mime_refused_twice_stays_silent_and_the_turn_runs_on(
+    world, simcord_env, restart_bot
+):
+    await masks_with_a_computer_mime(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503, times=None)
+    for _ in range(19):
+        await simcord_env.advance_time(1)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert mime_posts(simcord_env, world.channel.id, since) == 2  # tried once more, not in a loop
+    assert session.extra["mimed"]["texts"] == []  # no computer reads what nobody saw
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(8)  # the guess timer ends Robo 1's turn: bob mimes next
+    assert session.engine.view(None)["mime"] == 2
+    assert not simcord_env.errors
