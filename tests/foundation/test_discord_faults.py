@@ -237,3 +237,66 @@ async def test_a_computer_mime_refused_twice_stays_silent_and_the_turn_runs_on(
     await simcord_env.advance_time(8)  # the guess timer ends Robo 1's turn: bob mimes next
     assert session.engine.view(None)["mime"] == 2
     assert not simcord_env.errors
+
+
+async def kabuki_with_a_ping(world, restart_bot):
+    """A Kabuki game whose first placer waited long enough to be pinged."""
+    from bot.turn_pings import PING_AFTER_MS
+    from cogs.kabuki import KabukiCog
+
+    await restart_bot([KabukiCog])
+    members = world.members[:3]
+    await members[0].slash(world.channel, "kabuki new", turn_timer=300)
+    for member in members[1:]:
+        await member.click(world.board(), label="Join")
+    await members[0].click(world.board(), label="Start")
+    await world.env.advance_time(PING_AFTER_MS / 1000 + 1)
+    assert len(turn_pings(world)) == 1
+
+
+def turn_pings(world) -> list:
+    return [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+
+
+async def test_a_turn_ping_discord_fails_to_delete_is_deleted_at_the_next_try(
+    world, simcord_env, restart_bot
+):
+    from bot.components import bound_id
+
+    await kabuki_with_a_ping(world, restart_bot)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    view = session.engine.view(None)
+    placer = next(m for m in world.members if m.id == session.players[view["current"]["seat"]])
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=503, times=1)
+    custom_id = bound_id(f"pc:{world.channel.id}:place:0-{view['turn']}", session.tag)
+    board = next(m for m in world.channel.history() if m.id == session.board_message_id)
+    await placer.click(board, custom_id=custom_id)  # the turn is over: its ping goes
+    await simcord_env.advance_time(2)
+    assert turn_pings(world) == []
+    deletes = [r for r in simcord_env.backend.http_requests[since:] if r.method == "DELETE"]
+    assert len(deletes) == 2  # refused once, deleted at the next try, and no more
+    assert not simcord_env.errors
+
+
+async def test_the_last_turn_ping_discord_fails_to_delete_at_the_end_is_tried_once_more(
+    world, simcord_env, restart_bot
+):
+    await kabuki_with_a_ping(world, restart_bot)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=500, times=1)
+    await world.members[0].slash(world.channel, "end")
+    assert turn_pings(world) == []
+    assert not simcord_env.errors
+
+
+async def test_a_turn_ping_discord_keeps_failing_to_delete_is_left_after_one_more_try(
+    world, simcord_env, restart_bot
+):
+    await kabuki_with_a_ping(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=503, times=None)
+    await world.members[0].slash(world.channel, "end")
+    await simcord_env.advance_time(30)
+    deletes = [r for r in simcord_env.backend.http_requests[since:] if r.method == "DELETE"]
+    assert len(deletes) == 2 and len(turn_pings(world)) == 1  # a stale ping, not a loop
+    assert not simcord_env.errors
