@@ -300,3 +300,36 @@ async def test_a_turn_ping_discord_keeps_failing_to_delete_is_left_after_one_mor
     deletes = [r for r in simcord_env.backend.http_requests[since:] if r.method == "DELETE"]
     assert len(deletes) == 2 and len(turn_pings(world)) == 1  # a stale ping, not a loop
     assert not simcord_env.errors
+
+
+async def test_a_board_left_behind_by_a_lost_permission_heals_when_a_player_looks_at_their_card(
+    world, simcord_env, restart_bot
+):
+    from cogs.masks import MasksCog
+
+    await restart_bot([MasksCog])
+    alice, bob, carol = world.members[:3]
+    await alice.slash(world.channel, "masks new", guess_seconds=20)
+    for member in (bob, carol):
+        await member.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    channel = world.channel.id
+    simcord_env.inject_error(
+        "PATCH",
+        f"/channels/{channel}/messages/*",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        times=None,
+    )
+    await simcord_env.advance_time(21)  # alice's guess timer ends her turn...
+    await simcord_env.advance_time(5)  # ...and bob mimes next: neither edit went through
+    session = simcord_env.bot.sessions.get(channel)
+    assert session.engine.view(None)["mime"] == 1
+    assert world.board().embeds[0].description.startswith("🎭 **alice** is the Mime")
+    simcord_env.backend.faults.clear()  # a moderator gives the permission back
+    card = await bob.click(world.board(), label="My card")
+    assert card.ephemeral
+    await simcord_env.advance_time(1)
+    assert world.board().embeds[0].description.startswith("🎭 **bob** is the Mime")
+    assert not simcord_env.errors
