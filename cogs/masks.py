@@ -333,7 +333,11 @@ class MasksCog(
                 error.code,
             )
             # Nobody saw it: the computers forget it, and the Mime tries once more (computers.unheard).
-            if self._alive(session, PLAYING) and session.engine is not None and not session.engine.is_over:
+            engine = session.engine
+            same_turn = (
+                engine is not None and not engine.is_over and getattr(engine, "turn", None) == data["turn"]
+            )
+            if same_turn and self._alive(session, PLAYING):
                 computers.unheard(session, data["text"])
                 await self._save(session)
                 self.timers.arm(session)
