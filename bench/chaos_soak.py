@@ -4,7 +4,8 @@ Run: ``python bench/chaos_soak.py [--seeds 20] [--first 100] [--steps 400] [--ti
 It runs ``tests/chaos`` through pytest with those settings (``CHAOS_SEEDS``, ``CHAOS_FIRST_SEED``,
 ``CHAOS_STEPS``), so every line of the summary (presses answered, faults hit, unhandled errors,
 stuck games, records, stale boards, secrets leaked) is printed per title and seed, and any failing
-seed is reported with its own list of what went wrong. A seed replays exactly: the same presses,
+seed is reported with its own list of what went wrong. Odd seeds seat computer players (turn
+pings and a computer Mime's emoji under faults), even seeds four members. A seed replays exactly: the same presses,
 faults and deal, so a failure can be run again alone (``--first N --seeds 1 --title T``).
 """
 

@@ -35,7 +35,8 @@ Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random, Memory | 
 
 COMPUTER_EMOJI = "🤖"
 SAY = "say"  # an action that is said in the game channel, not pressed: {"type", "turn", "text"}
-MIMED = "mimed"  # Session.extra key: {"turn": n, "texts": [...]}, what the Mime posted this turn
+MIMED = "mimed"  # Session.extra key: {"turn": n, "texts": [...], "refused": n}, the Mime's posts this turn
+MIME_TRIES = 2  # a computer Mime's post Discord refused is tried once more in that turn
 
 
 def is_computer(user_id: int) -> bool:
@@ -101,6 +102,8 @@ def _masks(
     that best fits the emoji the Mime posted this turn (``view["mimed"]``), never the card
     (bot.games.masks.players). A computer Mime lets the guessers (or the guess timer) end its turn."""
     if view.get("role") == "mime":
+        if view.get("mime_refused", 0) >= MIME_TRIES:
+            return None  # Discord refused its posts this turn: the guess timer ends the turn
         said = masks_players.mime_hint(view, rng)
         return None if said is None else (said[0], {"type": SAY, "turn": view["turn"], "text": said[1]})
     return masks_players.guess(view, legal, rng)
@@ -168,14 +171,37 @@ def seen(session: Any, seat: int) -> dict[str, Any]:
     which seats are computers (their names say so)."""
     view = session.engine.view(seat)
     view["mimed"] = mimed(session)
+    view["mime_refused"] = refusals(session)
     view["computer_seats"] = session.computer_seats()
     return view
+
+
+def refusals(session: Any) -> int:
+    """How many of a computer Mime's posts Discord refused this turn."""
+    said = session.extra.get(MIMED)
+    return said.get("refused", 0) if said and said["turn"] == getattr(session.engine, "turn", None) else 0
 
 
 def heard(session: Any, text: str) -> None:
     """The Mime posted ``text`` this turn: keep it with the session, and let every computer
     that had planned from less think again (a plan it is still carrying out is redrawn)."""
-    session.extra[MIMED] = {"turn": session.engine.turn, "texts": [*mimed(session), text]}
+    said = {"turn": session.engine.turn, "texts": [*mimed(session), text]}
+    if refusals(session):  # kept for the turn: a Mime refused twice stays silent
+        said["refused"] = refusals(session)
+    session.extra[MIMED] = said
+    for seat in session.computer_seats():
+        session.plans.pop(seat, None)
+
+
+def unheard(session: Any, text: str) -> None:
+    """Discord refused to post a computer Mime's ``text``: nobody saw it, so no computer reads it
+    (their plans are drawn again), and the Mime thinks again and posts once more this turn
+    (``MIME_TRIES``); refused again, it stays silent and the turn runs on to its guess timer."""
+    texts = mimed(session)
+    if text in texts:
+        texts.remove(text)
+    refused = refusals(session) + 1
+    session.extra[MIMED] = {"turn": session.engine.turn, "texts": texts, "refused": refused}
     for seat in session.computer_seats():
         session.plans.pop(seat, None)
 

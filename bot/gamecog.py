@@ -171,6 +171,7 @@ class GameCog(Lobby, commands.GroupCog):
         if seat is None:
             return await self._refuse(interaction, "not_player", t(mine, "You are not playing in this game."))
         if await self.handle_query(interaction, session, seat, press):
+            await self._heal(session)
             return
         async with session.lock:
             if not self._alive(session, PLAYING):
@@ -197,6 +198,16 @@ class GameCog(Lobby, commands.GroupCog):
                 return
             session.last_interaction[seat] = SeatToken.of(interaction)
             await self._after_change(session, events, interaction, presser=seat)
+
+    async def _heal(self, session: Session) -> None:
+        """After a press that only looked (*My card*): a board whose last edit Discord refused (a
+        permission lost meanwhile, given back since) is drawn again, else it would stay behind
+        until the game's next change, which may be a long turn away."""
+        if self.publisher(session).shown is not None:
+            return  # the board shows the game, or its edit is on the way
+        async with session.lock:
+            if self._alive(session, PLAYING):
+                await self._publish(session, self.render_board(session))
 
     async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
         """Tell only the presser why their press changed nothing; counted by reason in the metrics."""

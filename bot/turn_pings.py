@@ -17,12 +17,12 @@ a restart neither pings a turn twice nor leaves its ping behind. A server turns 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import faults
 from bot.board import game_title
 from bot.clock import now_ms
 from bot.publisher import discord_now
@@ -109,11 +109,15 @@ class TurnPings:
             return False  # most changes: nothing to do
         publisher = self.cog.publisher(session)
         channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        again: list[int] = []
         while state["stale"] and publisher.spare_in() == 0:
             message_id = state["stale"].pop(0)
-            with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to clean
-                await channel.get_partial_message(message_id).delete()
+            if not await _delete(channel, message_id) and message_id not in state.get("retried", ()):
+                again.append(message_id)
             publisher.recent.append(discord_now())
+        if again:  # tried once more when the timer wakes next (a slot of the budget free)
+            state["stale"] += again
+            state["retried"] = again
         if not due or publisher.spare_in() > 0:
             return True  # the timer wakes again when it is due, or a slot is free
         state["sent"] = True
@@ -151,5 +155,17 @@ class TurnPings:
         state.update(turn=None, message=None, stale=[])
         channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         for message_id in ids:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(message_id).delete()
+            if not await _delete(channel, message_id):
+                await _delete(channel, message_id)  # no timer after the game: once more now
+
+
+async def _delete(channel: discord.PartialMessageable, message_id: int) -> bool:
+    """Delete a ping; False only when Discord failed at it (a server error or a rate limit) and
+    it is worth one more try. Gone already, or no right to delete it: nothing more to do."""
+    try:
+        await channel.get_partial_message(message_id).delete()
+    except discord.HTTPException as error:
+        if faults.transient(error):
+            log.warning("turn ping %s in channel %s not deleted: %s", message_id, channel.id, error.status)
+            return False
+    return True

@@ -326,7 +326,21 @@ class MasksCog(
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as error:
-            log.warning("could not post a computer Mime's emoji in channel %s: %s", session.channel_id, error)
+            log.warning(
+                "could not post a computer Mime's emoji in channel %s: %s/%s",
+                session.channel_id,
+                error.status,
+                error.code,
+            )
+            # Nobody saw it: the computers forget it, and the Mime tries once more (computers.unheard).
+            engine = session.engine
+            same_turn = (
+                engine is not None and not engine.is_over and getattr(engine, "turn", None) == data["turn"]
+            )
+            if same_turn and self._alive(session, PLAYING):
+                computers.unheard(session, data["text"])
+                await self._save(session)
+                self.timers.arm(session)
 
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
         await super()._start(interaction, session)

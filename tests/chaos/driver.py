@@ -1,5 +1,6 @@
 """A seeded chaos driver: members press random buttons (legal and illegal, on the board and on old
-messages), run /board and /end, while Discord's faults are injected at random moments through
+messages), run /board, /end, /leaderboard, /stats and /replay, beside computer players in odd
+seeds' games (turn pings and a computer Mime's emoji then meet the faults too), while Discord's faults are injected at random moments through
 SimCord (HTTP 5xx and 429, 403 Missing Permissions / Missing Access, 404 Unknown Message and
 Unknown Interaction, a gateway disconnect and resume, a bot restart). It counts what members
 would notice and what the bot got wrong; ``Chaos.summary`` is the one line a run prints.
@@ -24,7 +25,7 @@ from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
 
-from bot import lobby
+from bot import faults, lobby
 from bot.components import bind
 from bot.session_timers import SessionTimers
 from bot.sessions import PLAYING
@@ -47,6 +48,16 @@ OPTIONS = {
     "masks": {"guess_seconds": 10},
     "kingdom": {"length": 2, "timer": 10},
 }
+# A game with computer seats (odd seeds): turns long enough for a turn ping (30 s) to fall due, so
+# pings are sent and deleted under faults, and Masks in emoji mode, where a computer Mime posts.
+COMPUTER_OPTIONS = {
+    "kabuki": {"grace": 0, "race_window": 1500, "turn_timer": 45, "reveal": 2},
+    "masks": {"guess_seconds": 45, "mime_mode": "emoji"},
+    "kingdom": {"length": 2, "timer": 45},
+}
+COMPUTERS = 2  # seated by the host, beside two members; the other members look on and press
+# Commands any member may run during a game; Discord's faults meet them as well as the board.
+COMMANDS = ["leaderboard", "stats", "replay"]
 ENGINE_OPTIONS = {"masks": {"race_window_ms": 1500}}  # set on the lobby before Start: no slash option
 # Every custom id the bot may hand out: game presses (pc/ps), and the registered dynamic items.
 CUSTOM_ID = re.compile(r"^(p[cs]:\d+:([0-9a-f]{8}:)?[a-z_]+(:[a-z0-9_.-]*)*|[a-z]+:[A-Za-z0-9_:.-]*)$")
@@ -70,6 +81,9 @@ FAULTS = [
     Fault("board edit 502", "PATCH", "/channels/{ch}/messages/*", 502, message="Bad Gateway"),
     Fault("board edit 503", "PATCH", "/channels/{ch}/messages/*", 503, message="Service Unavailable"),
     Fault("send 5xx", "POST", "/channels/{ch}/messages", 503, message="Service Unavailable"),
+    Fault("send 429", "POST", "/channels/{ch}/messages", 429, message="You are being rate limited."),
+    Fault("delete 5xx", "DELETE", "/channels/{ch}/messages/*", 500),
+    Fault("delete 404 unknown message", "DELETE", "/channels/{ch}/messages/*", 404, 10008, "Unknown Message"),
     Fault("followup 5xx", "POST", "/webhooks/*/*", 500),
     Fault("callback 5xx", "POST", "/interactions/*/callback", 503, times=(1, 1)),
     Fault("429 route", "PATCH", "/channels/{ch}/messages/*", 429, message="You are being rate limited."),
@@ -79,6 +93,7 @@ FAULTS = [
     Fault("404 unknown message", "PATCH", "/channels/{ch}/messages/{board}", 404, 10008, "Unknown Message"),
     Fault("404 unknown interaction", "POST", "/interactions/*/callback", 404, 10062, "Unknown Interaction"),
 ]
+COMMAND_FAULTS = [f for f in FAULTS if f.path.startswith(("/interactions", "/webhooks"))]
 
 
 class LogTap(logging.Handler):
@@ -109,14 +124,19 @@ class Chaos:
     fired_paths: list[str] = field(default_factory=list)
     gateway_down: bool = False
     game_key: str | None = None
+    computers: bool | None = None  # None: odd seeds seat computers
+    requests: collections.Counter[str] = field(default_factory=collections.Counter)
+    answered_faults: set[int] = field(default_factory=set)  # ids of errors the bot answered
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"chaos:{self.kind}:{self.seed}")
         self.channel = self.world.channel
-        # Four players and an onlooker. No computer seats: their moves chain bare loop timers
-        # under 5 s, which SimCord runs in real time, and a restart's fixed 5 s settle then
-        # times out now and then (the known flaky restart test); the games' own timers move
-        # them on instead.
+        # Four players and an onlooker; in a game with computers, two players and two computer
+        # seats, the other members looking on. Computer moves are armed on the sessions' own
+        # alarms, which only the virtual clock fires here (``virtual_alarms``), and a restart
+        # holds the clock still (``restart_bot``), so they never run on the wall clock.
+        if self.computers is None:
+            self.computers = self.seed % 2 == 1
         self.members = self.world.members[:5]
         self.tap = LogTap()
 
@@ -167,20 +187,26 @@ class Chaos:
 
     def _watch_faults(self, original: Callable[..., None]) -> Callable[..., None]:
         def check(backend: Any, method: str, path: str) -> None:
+            if path.startswith(f"/channels/{self.channel.id}/messages"):
+                self.requests[f"{method} {'message' if path.count('/') > 3 else 'messages'}"] += 1
             try:
                 original(backend, method, path)
             except Exception as error:
                 self.fired[f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"] += 1
                 self.fired_paths.append(path)
+                self.counts["deletes refused"] += method == "DELETE"
                 raise
 
         return check
 
     async def _open(self) -> None:
-        host, *others = self.members[:4]
-        await host.slash(self.channel, f"{self.kind} new", **OPTIONS[self.kind])
+        host, *others = self.members[: 4 - COMPUTERS if self.computers else 4]
+        options = COMPUTER_OPTIONS if self.computers else OPTIONS
+        await host.slash(self.channel, f"{self.kind} new", **options[self.kind])
         for member in others:
             await member.click(self.world.board(), label="Join")
+        for _ in range(COMPUTERS if self.computers else 0):
+            await host.click(self.world.board(), label="Add computer")
         self.session.options.update(ENGINE_OPTIONS.get(self.kind, {}))
         await host.click(self.world.board(), label="Start")
         assert self.session is not None and self.session.status == PLAYING
@@ -193,11 +219,15 @@ class Chaos:
         elif roll < 0.5:
             await self._press(self.board(), self._someone_to_play())
         elif roll < 0.72:
-            await self.env.advance_time(self.rng.uniform(0.2, 4.0))
+            # With computers, the members dawdle now and then, so a turn waits long enough to ping.
+            longest = 40.0 if self.computers and self.rng.random() < 0.3 else 4.0
+            await self.env.advance_time(self.rng.uniform(0.2, longest))
         elif roll < 0.86:
             self._inject(step)
-        elif roll < 0.9:
+        elif roll < 0.88:
             await self._slash("board", self.rng.choice(self.members))
+        elif roll < 0.9:
+            await self._slash(self.rng.choice(COMMANDS), self.rng.choice(self.members))
         elif roll < 0.93:
             await self._slash("end", self.members[1 + self.rng.randrange(4)])  # never the host
         elif roll < 0.97 or self.counts["reconnects"] >= 3:
@@ -233,12 +263,7 @@ class Chaos:
         if message is None:
             return
         member = member or self.rng.choice(self.members)
-        controls = [
-            c
-            for row in message.components
-            for c in row.get("components", [])
-            if c.get("custom_id") and not c.get("disabled")
-        ]
+        controls = self._controls(message)
         if not controls:
             return
         control = self.rng.choice(controls)
@@ -253,9 +278,34 @@ class Chaos:
             result = await member.click(target, custom_id=control["custom_id"])
         self._answered(result, "press")
 
+    @staticmethod
+    def _controls(message: Any) -> list[dict[str, Any]]:
+        if message is None:
+            return []
+        return [
+            c
+            for row in message.components
+            for c in row.get("components", [])
+            if c.get("custom_id") and not c.get("disabled")
+        ]
+
     async def _slash(self, name: str, member: Any) -> None:
-        result = await member.slash(self.channel, name)
+        if name in COMMANDS and self.rng.random() < 0.5:
+            # Often Discord fails this very command: its answer, or the follow-up of a deferred one.
+            fault = self.rng.choice(COMMAND_FAULTS)
+            self.env.inject_error(fault.method, fault.path, status=fault.status, code=fault.code, times=1)
+            self.counts["faults injected"] += 1
+        cursor = self.env.error_cursor
+        options = {"game": self.kind} if name == "leaderboard" else {}
+        result = await member.slash(self.channel, name, **options)
         self._answered(result, f"/{name}")
+        # SimCord records every error that reaches the command tree's handler, also one the bot
+        # answered as Discord's fault (``GameBot.answer_fault``): those are no bug of the bot.
+        for error in self.env.errors_since(cursor):
+            original = getattr(error, "original", error)
+            if faults.discords_fault(original) or faults.forbidden(original):
+                self.answered_faults.add(id(error))
+                self.counts["commands Discord failed, answered"] += 1
 
     def _answered(self, result: Any, what: str) -> None:
         """A press or command is answered, or refused privately; unanswered only when Discord
@@ -346,13 +396,18 @@ class Chaos:
     async def _checkpoint(self) -> None:
         """With every fault lifted, the board matches the game within one publish: time passes
         (retries and the rate limit go by), and if the board is still behind, one press makes
-        a publish; after that it must match."""
+        a publish; after that it must match. A board left without buttons (a reveal on show when
+        the permission was lost) offers nothing to press: the member runs ``/board``, as the
+        permission notice tells them to."""
         self._clear_faults()
         await self.env.advance_time(6)
         self.counts["checkpoints"] += 1
         if self._board_matches():
             return
-        await self._press(self.board(), self.members[0])
+        if self._controls(self.board()):
+            await self._press(self.board(), self.members[0])
+        else:
+            await self._slash("board", self.members[0])
         await self.env.advance_time(6)
         if not self._board_matches():
             self.counts["stale boards"] += 1
@@ -398,13 +453,31 @@ class Chaos:
         if recorded != 1 or await storage.past_game(self.world.guild.id, self.game_key or "") is None:
             self.failures.append(f"{recorded} records of the game, not 1")
         errors = [r for r in self.tap.records if r.levelno >= logging.ERROR]
-        self.counts["unhandled"] = len(self.env.errors) + len(errors)
+        unhandled = [e for e in self.env.errors if id(e) not in self.answered_faults]
+        self.counts["unhandled"] = len(unhandled) + len(errors)
         for record in errors:
             self.failures.append(f"logged error: {record.getMessage()}")
-        for error in self.env.errors:
+        for error in unhandled:
             self.failures.append(f"unhandled: {error!r}")
+        self._check_pings()
         self._check_secrets()
         self._check_notices()
+
+    def _check_pings(self) -> None:
+        """Turn pings under faults: none left in the channel once the game is over (but one whose
+        deletion Discord refused), and no loop of sends or deletions."""
+        pings = [m for m in self.stored() if not m.flags & EPHEMERAL and m.content.startswith("⏰")]
+        self.counts["pings left"] = len(pings)
+        mimed = [m for m in self.stored() if "mimes:" in (m.content or "")]
+        self.counts["emoji posted"] = len(mimed)
+        if len(pings) > self.counts["deletes refused"]:
+            self.failures.append(
+                f"{len(pings)} turn pings left, {self.counts['deletes refused']} deletions refused"
+            )
+        sends, deletes = self.requests["POST messages"], self.requests["DELETE message"]
+        self.counts["channel sends"], self.counts["deletes"] = sends, deletes
+        if sends > 300 or deletes > 300:
+            self.failures.append(f"{sends} messages sent and {deletes} deleted: a loop")
 
     def _check_notices(self) -> None:
         """A lost permission is told to each player once per outage, not again on every edit."""
@@ -448,6 +521,9 @@ class Chaos:
             f"{fired} faults hit ({dict(sorted(self.fired.items()))}), "
             f"{c['restarts']} restart(s), {c['reconnects']} reconnect(s) ({c['mid-race']} mid-race), "
             f"{c['permission notices']} permission notices in {c['outages']} outages; "
+            f"{'computers, ' if self.computers else ''}{c['emoji posted']} emoji posted, "
+            f"{c['channel sends']} sends and {c['deletes']} deletes, {c['pings left']} pings left, "
+            f"{c['commands Discord failed, answered']} commands Discord failed answered; "
             f"{c['unhandled']} unhandled, {c['stuck games']} stuck, {c['recorded']} recorded, "
             f"{c['stale boards']} stale boards in {c['checkpoints']} checks, {c['secrets leaked']} secrets leaked"
         )

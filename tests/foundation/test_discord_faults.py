@@ -182,3 +182,154 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert "Winner" in world.board().embeds[0].fields[-1].value
     assert not simcord_env.errors
+
+
+async def masks_with_a_computer_mime(world, restart_bot):
+    """alice, Robo 1 and bob in emoji mode; alice's turn as the Mime runs out, Robo 1 mimes next."""
+    from cogs.masks import MasksCog
+
+    env = world.env
+    await restart_bot([MasksCog])
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "masks new", guess_seconds=20, mime_mode="emoji")
+    await alice.click(world.board(), label="Add computer")
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    await env.advance_time(21)  # alice's guess timer...
+    await env.advance_time(5)  # ...and the reveal's pause
+    assert env.bot.sessions.get(world.channel.id).engine.view(None)["mime"] == 1
+
+
+def mime_posts(env, channel_id: int, since: int) -> int:
+    return sum(
+        1
+        for request in env.backend.http_requests[since:]
+        if request.method == "POST" and request.path == f"/channels/{channel_id}/messages"
+    )
+
+
+async def test_a_computer_mime_s_emoji_discord_refuses_is_posted_once_more(world, simcord_env, restart_bot):
+    await masks_with_a_computer_mime(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503, times=1)
+    for _ in range(15):
+        await simcord_env.advance_time(1)
+    posted = [m for m in world.channel.history() if m.content.startswith("🎭 **🤖 Robo 1** mimes: ")]
+    assert len(posted) == 1  # the refused post was nobody's to read; the Mime thought again
+    assert mime_posts(simcord_env, world.channel.id, since) == 2
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert session.extra["mimed"]["texts"] == [posted[0].content.split(" mimes: ", 1)[1]]
+    assert not simcord_env.errors
+
+
+async def test_a_computer_mime_refused_twice_stays_silent_and_the_turn_runs_on(
+    world, simcord_env, restart_bot
+):
+    await masks_with_a_computer_mime(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503, times=None)
+    for _ in range(19):
+        await simcord_env.advance_time(1)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    assert mime_posts(simcord_env, world.channel.id, since) == 2  # tried once more, not in a loop
+    assert session.extra["mimed"]["texts"] == []  # no computer reads what nobody saw
+    simcord_env.backend.faults.clear()
+    await simcord_env.advance_time(8)  # the guess timer ends Robo 1's turn: bob mimes next
+    assert session.engine.view(None)["mime"] == 2
+    assert not simcord_env.errors
+
+
+async def kabuki_with_a_ping(world, restart_bot):
+    """A Kabuki game whose first placer waited long enough to be pinged."""
+    from bot.turn_pings import PING_AFTER_MS
+    from cogs.kabuki import KabukiCog
+
+    await restart_bot([KabukiCog])
+    members = world.members[:3]
+    await members[0].slash(world.channel, "kabuki new", turn_timer=300)
+    for member in members[1:]:
+        await member.click(world.board(), label="Join")
+    await members[0].click(world.board(), label="Start")
+    await world.env.advance_time(PING_AFTER_MS / 1000 + 1)
+    assert len(turn_pings(world)) == 1
+
+
+def turn_pings(world) -> list:
+    return [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+
+
+async def test_a_turn_ping_discord_fails_to_delete_is_deleted_at_the_next_try(
+    world, simcord_env, restart_bot
+):
+    from bot.components import bound_id
+
+    await kabuki_with_a_ping(world, restart_bot)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    view = session.engine.view(None)
+    placer = next(m for m in world.members if m.id == session.players[view["current"]["seat"]])
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=503, times=1)
+    custom_id = bound_id(f"pc:{world.channel.id}:place:0-{view['turn']}", session.tag)
+    board = next(m for m in world.channel.history() if m.id == session.board_message_id)
+    await placer.click(board, custom_id=custom_id)  # the turn is over: its ping goes
+    await simcord_env.advance_time(2)
+    assert turn_pings(world) == []
+    deletes = [r for r in simcord_env.backend.http_requests[since:] if r.method == "DELETE"]
+    assert len(deletes) == 2  # refused once, deleted at the next try, and no more
+    assert not simcord_env.errors
+
+
+async def test_the_last_turn_ping_discord_fails_to_delete_at_the_end_is_tried_once_more(
+    world, simcord_env, restart_bot
+):
+    await kabuki_with_a_ping(world, restart_bot)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=500, times=1)
+    await world.members[0].slash(world.channel, "end")
+    assert turn_pings(world) == []
+    assert not simcord_env.errors
+
+
+async def test_a_turn_ping_discord_keeps_failing_to_delete_is_left_after_one_more_try(
+    world, simcord_env, restart_bot
+):
+    await kabuki_with_a_ping(world, restart_bot)
+    since = len(simcord_env.backend.http_requests)
+    simcord_env.inject_error("DELETE", f"/channels/{world.channel.id}/messages/*", status=503, times=None)
+    await world.members[0].slash(world.channel, "end")
+    await simcord_env.advance_time(30)
+    deletes = [r for r in simcord_env.backend.http_requests[since:] if r.method == "DELETE"]
+    assert len(deletes) == 2 and len(turn_pings(world)) == 1  # a stale ping, not a loop
+    assert not simcord_env.errors
+
+
+async def test_a_board_left_behind_by_a_lost_permission_heals_when_a_player_looks_at_their_card(
+    world, simcord_env, restart_bot
+):
+    from cogs.masks import MasksCog
+
+    await restart_bot([MasksCog])
+    alice, bob, carol = world.members[:3]
+    await alice.slash(world.channel, "masks new", guess_seconds=20)
+    for member in (bob, carol):
+        await member.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    channel = world.channel.id
+    simcord_env.inject_error(
+        "PATCH",
+        f"/channels/{channel}/messages/*",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        times=None,
+    )
+    await simcord_env.advance_time(21)  # alice's guess timer ends her turn...
+    await simcord_env.advance_time(5)  # ...and bob mimes next: neither edit went through
+    session = simcord_env.bot.sessions.get(channel)
+    assert session.engine.view(None)["mime"] == 1
+    assert world.board().embeds[0].description.startswith("🎭 **alice** is the Mime")
+    simcord_env.backend.faults.clear()  # a moderator gives the permission back
+    card = await bob.click(world.board(), label="My card")
+    assert card.ephemeral
+    await simcord_env.advance_time(1)
+    assert world.board().embeds[0].description.startswith("🎭 **bob** is the Mime")
+    assert not simcord_env.errors
