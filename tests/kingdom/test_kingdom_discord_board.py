@@ -199,3 +199,23 @@ def test_the_rules_summary_explains_the_discord_adaptation():
     assert "My card" in RULES and "timer" in RULES and "King" in RULES
     assert "first dealer is chosen randomly" in RULES
     assert len(RULES) <= 4096
+
+
+@pytest.mark.parametrize(
+    "mode,goal",
+    [
+        ("classic", "Lowest card takes a token; fewest tokens wins."),
+        (
+            "death-over-all",
+            "Lowest value takes 3 tokens, second-lowest 2, third-lowest 1; a King gives one back; "
+            "fewest tokens wins.",
+        ),
+        ("only-one", "Tokens are lives: lose them all and you are out."),
+    ],
+)
+def test_the_footer_states_the_modes_own_scoring(mode, goal):
+    """Death over all scores 3/2/1 tokens and a King gives one back: its board must not say the
+    Classic rule (it once did)."""
+    engine = next(positions(6, 5, mode))
+    footer = kingdom_board(engine.view(None), NAMES[:5], 1, "game").embed.footer.text
+    assert goal in footer

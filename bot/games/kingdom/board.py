@@ -427,6 +427,12 @@ def _footer(view: Mapping[str, Any], live: bool = True, locale: str = DEFAULT) -
     mode = view["mode"]
     if mode == "only-one":
         goal = t(locale, "Tokens are lives: lose them all and you are out.")
+    elif mode == "death-over-all":
+        goal = t(
+            locale,
+            "Lowest value takes 3 tokens, second-lowest 2, third-lowest 1; a King gives one back; "
+            "fewest tokens wins.",
+        )
     else:
         goal = t(locale, "Lowest card takes a token; fewest tokens wins.")
     how = " " + t(locale, "Powers: on your turn, under My card.") if live else ""
