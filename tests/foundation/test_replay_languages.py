@@ -5,6 +5,8 @@ verdict stay the same whatever the language."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 import pytest
@@ -191,3 +193,33 @@ async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards
         assert not [name for name in english if not any(name in local for local in renamed.values())], english
         verdict = {"de": "✅ Mischen bestätigt: ", "fr": "✅ Mélange vérifié : "}[code]
         assert verdict in page.content and "Shuffle" not in page.content
+
+
+# SHA-256 of `python -m bot replay` / `verify` on each record before /replay spoke languages: the
+# command line and the records stay English, byte for byte.
+CLI_OUTPUT = {
+    "kabuki": (
+        "5a8278ade419c09d4db9b52444fb8a4ea4071fb1902c0afc2955b31512b5d119",
+        "99715b2270a78b4383206c4e0464b480738d97c81c7492a0e39d4dd7f5ae6377",
+    ),
+    "masks": (
+        "83540a85af668a9dd2224eb494b470a563b8e30adb9dde52133c6b92b8ebeefe",
+        "73c697d97380cdd643c1fbefc6e16044f8fbcacfae1fdb0403e8c37cc371371e",
+    ),
+    "kingdom": (
+        "7cf2c725bdf5f1c64354ec3aff961d1ca51b1efdebd663241c132b5e404511d9",
+        "fa4befd5bed5541ca93a600b560df2deae948a6c9c4995c6700cd2c7eeab3519",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+def test_the_command_line_replay_and_verify_print_what_they_printed_before(kind, tmp_path, capsys):
+    from bot import __main__ as cli
+
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(record_of(kind)))
+    for command, expected in zip(("replay", "verify"), CLI_OUTPUT[kind], strict=True):
+        assert cli.main([command, str(path)]) == 0
+        out = capsys.readouterr()
+        assert hashlib.sha256((out.out + out.err).encode()).hexdigest() == expected, out.out[:500]
