@@ -23,7 +23,7 @@ from bot.board import Board
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
 from bot.i18n import DEFAULT, N_, t, translated
-from bot.replays import TITLES, history, seat_names, steps, verify
+from bot.replays import TITLES, Verdict, history, seat_names, steps, verify
 from bot.storage import StoredGame
 
 FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me
@@ -100,8 +100,8 @@ def title_of(kind: str, locale: str) -> str:
 
 def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayPage:
     """The page for ``step``, clamped to the pages that replay, in ``locale`` (the viewer's
-    language for a private page, the server's for a posted one). The verifier's own words
-    (``verdict.summary``) stay English, as ``python -m bot verify`` prints them."""
+    language for a private page, the server's for a posted one): the step's words, what the
+    board hid and the shuffle's verdict too (a mismatch's own words stay English)."""
     rec = stored.log or {}
     kind = str(rec.get("game", stored.kind))
     names = replay_names(stored, int(rec.get("players", len(stored.names))), locale)
@@ -115,11 +115,7 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
         ended=f"<t:{stored.ended_at // 1000}:f>",
         channel=f"<#{stored.channel_id}>",
     )
-    check = (
-        t(locale, "✅ Shuffle {verdict}", verdict=verdict.summary)
-        if verdict.verified
-        else t(locale, "⚠️ Shuffle {verdict}", verdict=verdict.summary)
-    )
+    check = verdict_line(verdict, locale)
     if not count:
         stops = t(locale, "This game's record does not replay: {problem}", problem=broken)
         return ReplayPage(0, 0, _cut(f"{head}\n{stops}\n{check}"), [])
@@ -141,6 +137,34 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
     return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
 
 
+def verdict_line(verdict: Verdict, locale: str) -> str:
+    """The shuffle's verdict in ``locale``: what was checked, said in full (in English it is
+    ``verify``'s own line); a mismatch's own words stay English, as ``verify`` prints them (they
+    name log entries, keys and values of the record, which no catalogue can list)."""
+    if not verdict.verified:
+        return t(locale, "⚠️ Shuffle not verified: {problem}", problem=verdict.problem)
+    fields = {"game": title_of(verdict.game, locale), "seed": verdict.seed, "cards": verdict.cards}
+    if verdict.commitment is None:
+        return t(
+            locale,
+            "✅ Shuffle verified: {game}, seed {seed}: no commitment in this record (a simulated game); "
+            "all {cards} cards were dealt as the seed deals them, and all {steps} steps replay through "
+            "the engine and follow the rules",
+            steps=verdict.steps,
+            **fields,
+        )
+    return t(
+        locale,
+        "✅ Shuffle verified: {game}, seed {seed}: the commitment {commitment} is SHA-256 of "
+        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and all {steps} steps "
+        "replay through the engine and follow the rules",
+        commitment=verdict.commitment,
+        salt=verdict.salt,
+        steps=verdict.steps,
+        **fields,
+    )
+
+
 def replay_moments(
     rec: Any, names: Sequence[str], game_key: str, locale: str = DEFAULT
 ) -> tuple[list[Moment], str]:
@@ -152,9 +176,9 @@ def replay_moments(
     shown: tuple[dict[str, Any], str] | None = None
     broken = ""
     try:
-        for number, (text, engine) in enumerate(steps(rec, names), 1):
+        for number, (text, engine) in enumerate(steps(rec, names, locale), 1):
             board = public_board(kind, engine, names, game_key, locale).embed
-            hidden = history(kind).hidden(engine, names)
+            hidden = history(kind).hidden(engine, names, locale)
             now = (board.to_dict(), hidden)
             if now == shown:
                 waiting.append(text)

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import LOG_FORMAT, ReplayError, commitment, malformed
+from bot.i18n import DEFAULT
 
 HISTORIES = {
     "kabuki": "bot.games.kabuki.history",
@@ -60,12 +61,15 @@ def seat_names(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> li
     return [given[s] if s < len(given) and given[s] else f"Player {s + 1}" for s in range(players)]
 
 
-def steps(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> Iterator[tuple[str, GameEngine]]:
-    """Each step of the game: (what happened, the engine just after it; the same engine object,
-    moved on, at every step). Raises ReplayError where the record and the engine part."""
+def steps(
+    rec: Mapping[str, Any], names: Sequence[str] | None = None, locale: str = DEFAULT
+) -> Iterator[tuple[str, GameEngine]]:
+    """Each step of the game: (what happened, in ``locale``; the engine just after it, the same
+    engine object moved on at every step). Raises ReplayError where the record and the engine
+    part (its words stay English, as ``verify`` prints them)."""
     _header(rec)
     try:
-        yield from history(rec["game"]).rerun(rec, seat_names(rec, names))
+        yield from history(rec["game"]).rerun(rec, seat_names(rec, names), locale)
     except ReplayError:
         raise
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
@@ -109,7 +113,15 @@ def _header(rec: Any) -> None:
 @dataclass(frozen=True)
 class Verdict:
     verified: bool
-    summary: str  # one line: what was checked, or the first mismatch
+    summary: str  # one line: what was checked, or the first mismatch (English, as ``verify`` prints it)
+    # The same, in parts, for a page that says it in another language (``replay_board``):
+    problem: str = ""  # not verified: the first mismatch, in English
+    game: str = ""
+    seed: int = 0
+    commitment: str | None = None  # None: a simulated game's record has none
+    salt: str = ""
+    cards: int = 0
+    steps: int = 0
 
 
 def verify(rec: Mapping[str, Any]) -> Verdict:
@@ -140,9 +152,9 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         getattr(importlib.import_module(module), name)(rec)
         cards = history(rec["game"]).dealt_cards(rec)
     except ReplayError as error:
-        return Verdict(False, f"not verified: {error}")
+        return Verdict(False, f"not verified: {error}", problem=str(error))
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        return Verdict(False, f"not verified: {malformed(error)}")
+        return Verdict(False, f"not verified: {malformed(error)}", problem=malformed(error))
     opened_by = (
         f"the commitment {committed} is SHA-256 of {rec['salt']}:{seed}; "
         if committed is not None
@@ -152,6 +164,12 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         True,
         f"verified: {TITLES[rec['game']]}, seed {seed}: {opened_by}all {cards} cards were dealt as "
         f"the seed deals them, and all {count} steps replay through the engine and follow the rules",
+        game=rec["game"],
+        seed=seed,
+        commitment=committed,
+        salt=str(rec.get("salt", "")),
+        cards=cards,
+        steps=count,
     )
 
 

@@ -5,14 +5,20 @@ verdict stay the same whatever the language."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
+
 import pytest
 from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pages_of, record_of
 
 from bot.games.kabuki.board import mask
-from bot.i18n import shipped
+from bot.games.kabuki.pictures import MASKS
+from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
+from bot.games.masks.faces import MONSTERS
+from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from bot.replay_board import public_board
-from bot.replays import verify
+from bot.replay_board import public_board, replay_moments
 
 LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
 
@@ -47,9 +53,11 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
 
     german = (await alice.slash(world.channel, "replay")).response
     assert german.content.startswith("**Wiederholung: Kabuki**, beendet <t:")
-    assert f"Schritt **1 / {count}**: " in german.content
-    # The verdict's frame is translated; the verifier's own words stay as `verify` prints them.
-    assert f"✅ Mischen {verify(rec).summary}" in german.content
+    # The step's words, what the board hid and the verdict read German too.
+    assert f"Schritt **1 / {count}**: Runde 1: Das Deck wird gemischt; " in german.content
+    assert f"✅ Mischen bestätigt: Kabuki, Seed {rec['seed']}: " in german.content
+    assert "Schritte laufen durch die Engine und folgen den Regeln" in german.content
+    assert german.embeds[1].description.startswith("Stapel, von unten nach oben:\n**1.** ")
     assert labels(german)[-2:] == ["Im Kanal posten", "Aufzeichnung herunterladen"]
     assert german.embeds[1].title == "Offen (das Spiel ist vorbei)"
     _, engine = engine_at(rec, names, pages_of(rec, names)[0].step)
@@ -67,7 +75,8 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     public = (await alice.click(page, label="Im Kanal posten")).response
     assert not public.ephemeral
     assert public.content.startswith("📣 **alice** a publié cette rediffusion d'une partie terminée.")
-    assert "**Revoir : Kabuki**" in public.content and f"Étape **11 / {count}**\n✅ Mélange" in public.content
+    assert "**Revoir : Kabuki**" in public.content
+    assert f"Étape **11 / {count}**\n✅ Mélange vérifié : Kabuki, graine {rec['seed']} : " in public.content
     assert labels(public) == ["La regarder vous-même"]
     _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
     assert public.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "fr").embed.to_dict()
@@ -85,6 +94,7 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     assert f"Étape **11 / {count}**" in watched.content and watched.embeds[1].title.startswith(
         "Cartes visibles"
     )
+    assert watched.embeds[1].description.startswith("Piles, de bas en haut :\n")
     refused = await frank.click(watched, label="Publier dans le salon")  # frank did not play
     assert (
         refused.response.content
@@ -102,21 +112,19 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
 
 
 @pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
-async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_frame(
+async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_english(
     world, locales, pseudo_locale, kind
 ):
     rec = record_of(kind)
     names = await keep(world, rec, "k1")
     alice = world.members[0]
     locales.members[alice.id] = pseudo_locale
-    summary = verify(rec).summary
     page = (await alice.slash(world.channel, "replay")).response
     for label in ("+10", "⏭"):
-        moment = pages_of(rec, names)[int(page.content.split("**")[3].split(" / ")[0]) - 1]
-        # The step's words and what the board hid come from the game's history (its own area,
-        # shared with the command-line replay); the verdict's words are `verify`'s.
-        frame = page.content.replace(moment.text, "").replace(summary, "")
-        assert untranslated(frame + "\n" + page.embeds[1].title, allowed=names) == [], frame
+        # Every word on the page, the step's and the verdict's included, and the Face up embed.
+        face_up = page.embeds[1]
+        text = "\n".join([page.content, face_up.title, face_up.description])
+        assert untranslated(text, allowed=names) == [], text
         assert untranslated(" ".join(labels(page)), allowed=names) == []
         if kind == "kabuki":  # the converted game's board is drawn in the viewer's language too
             board = page.embeds[0]
@@ -126,3 +134,92 @@ async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_frame(
         assert len(page.content) <= CONTENT_MAX and sum(len(e) for e in page.embeds) <= TOTAL_MAX
         assert all(len(label) <= LABEL_MAX for label in labels(page))
         page = (await alice.click(page, label=label)).response
+    # Every page's words and face-up text, not only the ones pressed to.
+    moments, broken = replay_moments(rec, names, "k1", pseudo_locale)
+    assert moments and not broken
+    for moment in moments:
+        assert untranslated(moment.text + "\n" + moment.hidden, allowed=names) == [], moment.text
+
+
+def card_names(kind: str) -> list[str]:
+    """Every mask, monster or character of the game, by its English name."""
+    if kind == "kabuki":
+        return list(MASKS)
+    if kind == "masks":
+        return list(MONSTERS)
+    return list(KINGDOM_CARDS)
+
+
+FIRST_WORDS = {  # (the first step's words, the Face up text's start) in each language
+    "kabuki": {
+        "de": ("Runde 1: Das Deck wird gemischt; ", "Stapel, von unten nach oben:"),
+        "fr": ("Manche 1 : la pioche est mélangée ; ", "Piles, de bas en haut :"),
+    },
+    "masks": {
+        "de": ("Das Deck wird gemischt: 30 Karten; ", "Nachziehstapel, oberste Karte zuerst: "),
+        "fr": ("La pioche est mélangée : 30 cartes ; ", "Pioche, du dessus vers le bas : "),
+    },
+    "kingdom": {
+        "de": ("Runde 1: ", "\nNachziehstapel, oberste Karte zuerst: "),
+        "fr": ("Manche 1 : ", "\nPioche, du dessus vers le bas : "),
+    },
+}
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards_in_their_language(
+    world, locales, kind
+):
+    rec = record_of(kind)
+    await keep(world, rec, "k1")
+    alice, bob = world.members[0], world.members[1]
+    locales.members.update({alice.id: "de", bob.id: "fr"})
+    for member, code in ((alice, "de"), (bob, "fr")):
+        step_words, face_up = FIRST_WORDS[kind][code]
+        page = (await member.slash(world.channel, "replay")).response
+        said = page.content.split("\n")[1]
+        assert said.split("**: ", 1)[1].startswith(step_words), said
+        assert face_up in page.embeds[1].description
+        seen = []
+        for label in ("+10", "+10", "⏭"):
+            seen.append(page.content + "\n" + page.embeds[1].description)
+            page = (await member.click(page, label=label)).response
+        seen.append(page.content + "\n" + page.embeds[1].description)
+        text = "\n".join(seen)
+        # The cards are named as the game's own board names them in that language.
+        renamed = {name: t(code, name) for name in card_names(kind) if t(code, name) != name}
+        assert renamed and any(local in text for local in renamed.values())
+        english = [name for name in renamed if re.search(rf"\b{re.escape(name)}\b", text)]
+        assert not [name for name in english if not any(name in local for local in renamed.values())], english
+        verdict = {"de": "✅ Mischen bestätigt: ", "fr": "✅ Mélange vérifié : "}[code]
+        assert verdict in page.content and "Shuffle" not in page.content
+
+
+# SHA-256 of `python -m bot replay` / `verify` on each record before /replay spoke languages: the
+# command line and the records stay English, byte for byte.
+CLI_OUTPUT = {
+    "kabuki": (
+        "5a8278ade419c09d4db9b52444fb8a4ea4071fb1902c0afc2955b31512b5d119",
+        "99715b2270a78b4383206c4e0464b480738d97c81c7492a0e39d4dd7f5ae6377",
+    ),
+    "masks": (
+        "83540a85af668a9dd2224eb494b470a563b8e30adb9dde52133c6b92b8ebeefe",
+        "73c697d97380cdd643c1fbefc6e16044f8fbcacfae1fdb0403e8c37cc371371e",
+    ),
+    "kingdom": (
+        "7cf2c725bdf5f1c64354ec3aff961d1ca51b1efdebd663241c132b5e404511d9",
+        "fa4befd5bed5541ca93a600b560df2deae948a6c9c4995c6700cd2c7eeab3519",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+def test_the_command_line_replay_and_verify_print_what_they_printed_before(kind, tmp_path, capsys):
+    from bot import __main__ as cli
+
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(record_of(kind)))
+    for command, expected in zip(("replay", "verify"), CLI_OUTPUT[kind], strict=True):
+        assert cli.main([command, str(path)]) == 0
+        out = capsys.readouterr()
+        assert hashlib.sha256((out.out + out.err).encode()).hexdigest() == expected, out.out[:500]

@@ -15,6 +15,7 @@ from bot.engine.protocol import IllegalAction
 from bot.engine.replay import LOG_FORMAT, ReplayError
 from bot.games.kabuki.board import mask
 from bot.games.kabuki.engine import KabukiEngine
+from bot.i18n import DEFAULT, t, tn
 
 
 def log_record(engine: KabukiEngine, seed: int) -> dict[str, Any]:
@@ -33,8 +34,10 @@ def log_record(engine: KabukiEngine, seed: int) -> dict[str, Any]:
     }
 
 
-def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, KabukiEngine]]:
-    """Each step of the game as (what happened, the engine just after it), from the deal on.
+def rerun(
+    rec: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT
+) -> Iterator[tuple[str, KabukiEngine]]:
+    """Each step of the game as (what happened in ``locale``, the engine just after it), from the deal on.
     Raises ReplayError where the engine, dealing from the record's seed, writes another entry."""
     log = rec["log"]
     engine = KabukiEngine.new(rec["players"], rec["seed"], rec["options"], log[0]["at"])
@@ -49,7 +52,7 @@ def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, K
             raise ReplayError(f"log entry {i} ({entry['e']}): the engine does not get there")
         _compare(i, entry, engine.log[i])
         if entry["e"] != "game_end":
-            yield describe(entry, names), engine
+            yield describe(entry, names, locale), engine
     if len(engine.log) != len(log) or not engine.is_over:
         raise ReplayError("the log stops before the game's end")
 
@@ -97,40 +100,77 @@ def dealt_cards(rec: Mapping[str, Any]) -> int:
     return sum(len(entry["deck"]) for entry in rec["log"] if entry["e"] == "round")
 
 
-def describe(entry: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One log entry as a line of text, everything face up."""
+def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
+    """One log entry as a line of text, everything face up, in ``locale`` (English for the
+    command-line ``replay``, the viewer's language on ``/replay``)."""
     kind = entry["e"]
     if kind == "round":
-        return (
-            f"Round {entry['round']}: the deck is shuffled; {names[entry['first']]} starts, "
-            f"{entry['tokens']} tokens each"
+        return t(
+            locale,
+            "Round {round}: the deck is shuffled; {name} starts, {tokens} tokens each",
+            round=entry["round"],
+            name=names[entry["first"]],
+            tokens=entry["tokens"],
         )
     if kind == "place":
-        how = " (turn timer)" if entry["auto"] else ""
-        return f"{names[entry['seat']]} places {mask(entry['card'])} on stack {entry['stack'] + 1}{how}"
+        placed = {
+            "name": names[entry["seat"]],
+            "mask": mask(entry["card"], locale),
+            "stack": entry["stack"] + 1,
+        }
+        if entry["auto"]:
+            return t(locale, "{name} places {mask} on stack {stack} (turn timer)", **placed)
+        return t(locale, "{name} places {mask} on stack {stack}", **placed)
     if kind == "stop":
-        pressed = ", ".join(names[p["seat"]] for p in entry["presses"])
-        cards = " ".join(mask(c) for c in entry["cards"])
+        challenger = names[entry["challenger"]]
         outcome = (
-            f"{entry['k']} matching below: {names[entry['placer']]} gives {entry['moved']} to "
-            f"{names[entry['challenger']]}"
+            t(
+                locale,
+                "{k} matching below: {placer} gives {moved} to {challenger}",
+                k=entry["k"],
+                placer=names[entry["placer"]],
+                moved=entry["moved"],
+                challenger=challenger,
+            )
             if entry["k"]
-            else f"no match: {names[entry['challenger']]} puts a token in the box"
+            else t(locale, "no match: {challenger} puts a token in the box", challenger=challenger)
         )
-        return (
-            f"Stop! by {pressed}; {names[entry['challenger']]} was first. "
-            f"Stack {entry['stack'] + 1}: {cards}. {outcome}"
+        return t(
+            locale,
+            "Stop! by {pressed}; {challenger} was first. Stack {stack}: {cards}. {outcome}",
+            pressed=", ".join(names[p["seat"]] for p in entry["presses"]),
+            challenger=challenger,
+            stack=entry["stack"] + 1,
+            cards=" ".join(mask(c, locale) for c in entry["cards"]),
+            outcome=outcome,
         )
     if kind == "round_end":
-        reason = "a player ran out of tokens" if entry["reason"] == "zero_tokens" else "the deck ran out"
-        return f"Round {entry['round']} ends ({reason}); totals {', '.join(map(str, entry['totals']))}"
+        reason = (
+            t(locale, "a player ran out of tokens")
+            if entry["reason"] == "zero_tokens"
+            else t(locale, "the deck ran out")
+        )
+        return t(
+            locale,
+            "Round {round} ends ({reason}); totals {totals}",
+            round=entry["round"],
+            reason=reason,
+            totals=", ".join(map(str, entry["totals"])),
+        )
     winners = ", ".join(names[s] for s in entry["winners"])
-    return f"Game over: {winners} win{'s' if len(entry['winners']) == 1 else ''}"
+    return tn(
+        locale,
+        "Game over: {winners} wins",
+        "Game over: {winners} win",
+        len(entry["winners"]),
+        winners=winners,
+    )
 
 
-def hidden(engine: KabukiEngine, names: Sequence[str]) -> str:
+def hidden(engine: KabukiEngine, names: Sequence[str], locale: str = DEFAULT) -> str:
     """What the board hides during play, shown in a replay: every card of every stack."""
     lines = [
-        f"**{s + 1}.** " + (" ".join(mask(c) for c in stack) or "—") for s, stack in enumerate(engine.stacks)
+        f"**{s + 1}.** " + (" ".join(mask(c, locale) for c in stack) or "—")
+        for s, stack in enumerate(engine.stacks)
     ]
-    return "Stacks, bottom to top:\n" + "\n".join(lines)
+    return t(locale, "Stacks, bottom to top:") + "\n" + "\n".join(lines)

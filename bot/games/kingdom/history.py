@@ -14,10 +14,12 @@ from typing import Any
 
 from bot.engine.protocol import IllegalAction
 from bot.engine.replay import ReplayError
+from bot.games.kingdom.board import card_name
 from bot.games.kingdom.board import describe as describe_action
 from bot.games.kingdom.cards import NAMES
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.simulate import Recorder, record
+from bot.i18n import DEFAULT, t
 
 
 def log_record(engine: KingdomEngine, seed: int) -> dict[str, Any]:
@@ -36,8 +38,10 @@ def log_record(engine: KingdomEngine, seed: int) -> dict[str, Any]:
     return record(again, recorder, seed, None)  # type: ignore[arg-type]
 
 
-def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, KingdomEngine]]:
-    """Each step of the game as (what happened, the engine just after it), from the first deal.
+def rerun(
+    rec: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT
+) -> Iterator[tuple[str, KingdomEngine]]:
+    """Each step of the game as (what happened in ``locale``, the engine just after it), from the first deal.
     Raises ReplayError at the first shuffle, card or action the engine does not reproduce."""
     engine = KingdomEngine.new(rec["players"], rec["seed"], rec["options"], 0)
     recorder = Recorder()
@@ -56,7 +60,15 @@ def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, K
             if len(recorder.rounds) < number:
                 raise ReplayError(f"round {number}: the engine's game ended after round {engine.round}")
         _compare(number, rnd, recorder.rounds[number - 1])
-        yield f"Round {number}: {names[rnd['dealer']]} deals; every player gets one card", engine
+        yield (
+            t(
+                locale,
+                "Round {round}: {name} deals; every player gets one card",
+                round=number,
+                name=names[rnd["dealer"]],
+            ),
+            engine,
+        )
         for i, act in enumerate(rnd["actions"]):
             if act.get("auto") == "king":
                 continue  # stood by the engine itself when the King reached its turn
@@ -72,7 +84,7 @@ def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, K
                     f"round {number}, action {i}: the engine refuses it: {refusal.reason}"
                 ) from None
             _compare(number, rnd, recorder.rounds[number - 1])
-            yield describe_action(act, names).replace("**", ""), engine
+            yield describe_action(act, names, locale).replace("**", ""), engine
     if not engine.is_over:
         raise ReplayError(f"the record stops after round {len(rounds)}, before the game's end")
     replayed = record(engine, recorder, rec["seed"], rec.get("bots"))
@@ -112,8 +124,15 @@ def dealt_cards(rec: Mapping[str, Any]) -> int:
     return sum(len(rnd["shuffle"]) for rnd in rec["rounds"])
 
 
-def hidden(engine: KingdomEngine, names: Sequence[str]) -> str:
+def hidden(engine: KingdomEngine, names: Sequence[str], locale: str = DEFAULT) -> str:
     """What the board hides during play, shown in a replay: every hand and the deck."""
-    lines = [f"{names[s]}: **{NAMES[card >> 1]}**" for s, card in enumerate(engine.hands) if card is not None]
-    lines.append("Deck, top first: " + (", ".join(NAMES[c >> 1] for c in engine.deck) or "empty"))
+    lines = [
+        f"{names[s]}: **{card_name(card >> 1, locale)}**"
+        for s, card in enumerate(engine.hands)
+        if card is not None
+    ]
+    deck = ", ".join(card_name(c >> 1, locale) for c in engine.deck)
+    lines.append(
+        t(locale, "Deck, top first: {cards}", cards=deck) if deck else t(locale, "Deck, top first: empty")
+    )
     return "\n".join(lines)

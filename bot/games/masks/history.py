@@ -14,6 +14,7 @@ from bot.engine.replay import ReplayError
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import monster_name
 from bot.games.masks.simulate import game_record
+from bot.i18n import DEFAULT, t
 
 
 def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
@@ -21,8 +22,10 @@ def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
     return game_record(engine, seed)
 
 
-def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, MasksEngine]]:
-    """Each step of the game as (what happened, the engine just after it), from the deal on.
+def rerun(
+    rec: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT
+) -> Iterator[tuple[str, MasksEngine]]:
+    """Each step of the game as (what happened in ``locale``, the engine just after it), from the deal on.
     Raises ReplayError at the first card or decision the record has and the engine does not."""
     log = rec["log"]
     first = log[0]
@@ -33,7 +36,15 @@ def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, M
         shown = monster_name(deck[k]) if k < len(deck) else "missing"
         real = monster_name(engine.dealt[k]) if k < len(engine.dealt) else "nothing"
         raise ReplayError(f"card {k + 1} of the deck is {shown} in the record, the seed deals {real}")
-    yield f"The deck is shuffled: {len(deck)} cards; {names[0]} is the first Mime", engine
+    yield (
+        t(
+            locale,
+            "The deck is shuffled: {cards} cards; {name} is the first Mime",
+            cards=len(deck),
+            name=names[0],
+        ),
+        engine,
+    )
     for i, step in enumerate(log[1:], 1):
         try:
             if step["op"] == "apply":
@@ -42,7 +53,7 @@ def rerun(rec: Mapping[str, Any], names: Sequence[str]) -> Iterator[tuple[str, M
                 engine.advance(step["now"])
         except IllegalAction as refusal:
             raise ReplayError(f"log entry {i}: the engine refuses it: {refusal.reason}") from None
-        yield describe(step, engine, names), engine
+        yield describe(step, engine, names, locale), engine
     if not engine.is_over:
         raise ReplayError("the log stops before the deck ran out")
     replayed = game_record(engine, rec["seed"])
@@ -55,36 +66,70 @@ def dealt_cards(rec: Mapping[str, Any]) -> int:
     return len(rec["deck"])
 
 
-def describe(step: Mapping[str, Any], engine: MasksEngine, names: Sequence[str]) -> str:
-    """One step as a line of text, everything face up."""
+def _monster(face: int, locale: str) -> str:
+    return t(locale, monster_name(face))  # the monsters' names are the masks area's messages
+
+
+def describe(
+    step: Mapping[str, Any], engine: MasksEngine, names: Sequence[str], locale: str = DEFAULT
+) -> str:
+    """One step as a line of text, everything face up, in ``locale`` (English for the
+    command-line ``replay``, the viewer's language on ``/replay``)."""
     if step["op"] == "apply":
         action = step["action"]
         if action["type"] == "slap":
-            return f"{names[step['seat']]} slaps {monster_name(action['tile'])}"
-        return f"{names[step['seat']]} (the Mime) ends the guessing"
-    revealed = [t for t in engine.history[-2:] if t["revealed_at"] == step["now"]]
+            return t(
+                locale,
+                "{name} slaps {monster}",
+                name=names[step["seat"]],
+                monster=_monster(action["tile"], locale),
+            )
+        return t(locale, "{name} (the Mime) ends the guessing", name=names[step["seat"]])
+    revealed = [h for h in engine.history[-2:] if h["revealed_at"] == step["now"]]
     if not revealed:
         turn = engine.history[-1]
         if turn["started_at"] == step["now"]:
-            return f"Turn {turn['turn']}: {names[turn['mime']]} is the Mime"
+            return t(locale, "Turn {turn}: {name} is the Mime", turn=turn["turn"], name=names[turn["mime"]])
         race = turn["races"][-1] if turn["races"] else None
         if race is None:
-            return "Time passes"
-        return f"{names[race['winner']]} holds {monster_name(race['tile'])}"
+            return t(locale, "Time passes")
+        return t(
+            locale,
+            "{name} holds {monster}",
+            name=names[race["winner"]],
+            monster=_monster(race["tile"], locale),
+        )
     turn = revealed[0]
+    card = _monster(turn["card"], locale)
     if turn["scorer"] is None:
-        return f"Turn {turn['turn']}: the card was {monster_name(turn['card'])}; nobody slapped it"
-    return (
-        f"Turn {turn['turn']}: the card was {monster_name(turn['card'])}; "
-        f"{names[turn['scorer']]} slapped it and scores with {names[turn['mime']]}"
+        return t(
+            locale, "Turn {turn}: the card was {monster}; nobody slapped it", turn=turn["turn"], monster=card
+        )
+    return t(
+        locale,
+        "Turn {turn}: the card was {monster}; {scorer} slapped it and scores with {mime}",
+        turn=turn["turn"],
+        monster=card,
+        scorer=names[turn["scorer"]],
+        mime=names[turn["mime"]],
     )
 
 
-def hidden(engine: MasksEngine, names: Sequence[str]) -> str:
+def hidden(engine: MasksEngine, names: Sequence[str], locale: str = DEFAULT) -> str:
     """What the board hides during play, shown in a replay: the Mime's card and the deck."""
     turn = engine.history[-1] if engine.history else None
     lines = []
     if turn is not None:
-        lines.append(f"Turn {turn['turn']}'s card: **{monster_name(turn['card'])}**")
-    lines.append("Deck, top first: " + (", ".join(monster_name(c) for c in engine.deck) or "empty"))
+        lines.append(
+            t(
+                locale,
+                "Turn {turn}'s card: **{monster}**",
+                turn=turn["turn"],
+                monster=_monster(turn["card"], locale),
+            )
+        )
+    deck = ", ".join(_monster(c, locale) for c in engine.deck)
+    lines.append(
+        t(locale, "Deck, top first: {cards}", cards=deck) if deck else t(locale, "Deck, top first: empty")
+    )
     return "\n".join(lines)
