@@ -83,6 +83,21 @@ def permission_notice(locale: str, channel_mention: str, names: list[str]) -> st
     )
 
 
+def permission_letter(locale: str, channel_mention: str, server: str, names: list[str]) -> str:
+    """The same news as ``permission_notice``, sent to the host as a direct message when no
+    followup of theirs could carry it (no game press in the last 14 minutes)."""
+    needed = " / ".join(f"**{t(locale, name)}**" for name in names)
+    return t(
+        locale,
+        "On **{server}**, I can't edit the board of your game in {channel}: I need {permissions} "
+        "there. The game goes on (presses still work); a moderator can give it back, and `/board` "
+        "posts the board again.",
+        server=server,
+        permissions=needed,
+        channel=channel_mention,
+    )
+
+
 # Said in the member's language: ``t(locale, DISCORD_HICCUP)``.
 DISCORD_HICCUP = N_(
     "Discord did not take my answer just now. The game is safe: check the board, "

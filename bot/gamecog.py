@@ -375,14 +375,33 @@ class GameCog(Lobby, commands.GroupCog):
             return False
         return True
 
-    async def tell_players(self, session: Session, text: Callable[[str], str]) -> None:
+    async def tell_players(
+        self, session: Session, text: Callable[[str], str], letter: Callable[[str], str]
+    ) -> None:
         """``text(locale)`` to every seat whose last press's token still takes a followup,
         privately, in the seat's language: the one way to reach players when the bot may not post
-        in their channel."""
+        in their channel. A host no followup reached gets ``letter(locale)`` as a direct message
+        instead (one message, not retried: closed DMs or a fault drop it)."""
         now = now_ms()
+        reached: set[int] = set()
         for seat, token in list(session.last_interaction.items()):
-            if now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS:
-                await self._push(session, seat, token, {"content": text(session.seat_locale(seat))})
+            fresh = now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS
+            if fresh and await self._push(session, seat, token, {"content": text(session.seat_locale(seat))}):
+                reached.add(session.players[seat])
+        if session.host_id in reached:
+            return
+        seat = session.seat_of(session.host_id)
+        locale = session.seat_locale(seat) if seat is not None else session.locale
+        try:
+            host = self.bot.get_user(session.host_id) or await self.bot.fetch_user(session.host_id)
+            await host.send(letter(locale))
+        except discord.HTTPException as error:
+            log.warning(
+                "direct message to the host of channel %s refused: %s/%s",
+                session.channel_id,
+                error.status,
+                error.code,
+            )
 
     def _followup(self, seat: SeatToken) -> discord.Webhook:
         """The followup webhook of a seat's interaction, as ``Interaction.followup`` builds it:

@@ -384,14 +384,19 @@ class Publishers:
         return self._bot.sessions.get(session.channel_id) is session
 
     async def tell_players(self, session: Session, code: int) -> None:
-        """The bot lost a permission it needs for the board: the game's players (the host among
-        them) are told which one, privately."""
+        """The bot lost a permission it needs for the board: the game's players are told which
+        one, privately, and the host by a direct message if no followup could reach them."""
         channel = self._bot.get_channel(session.channel_id)
         names = faults.missing_permissions(channel, code)
+        mention = f"<#{session.channel_id}>"
+        guild = self._bot.get_guild(session.guild_id)
+        server = guild.name if guild is not None else str(session.guild_id)
         cog = self._bot.game_cogs.get(session.kind)
         if cog is not None:
             await cog.tell_players(
-                session, lambda locale: faults.permission_notice(locale, f"<#{session.channel_id}>", names)
+                session,
+                lambda locale: faults.permission_notice(locale, mention, names),
+                lambda locale: faults.permission_letter(locale, mention, server, names),
             )
 
     def channel(self, session: Session) -> discord.PartialMessageable:

@@ -130,6 +130,68 @@ async def test_a_lost_permission_is_told_to_the_players_once_naming_it_and_never
     assert channel.last_message.embeds[0].fields[0].value == "alice: 2\nbob: 1"
 
 
+async def host_idle_for_15_minutes(simcord_env):
+    """A game whose host (alice) last pressed 15 minutes ago, past the 14 minutes a followup on
+    her press is still taken, while bob kept playing; then the channel's Embed Links is refused."""
+    guild = simcord_env.create_guild("Perms")
+    channel = guild.create_text_channel(
+        "nolinks", overwrites={guild.me: discord.PermissionOverwrite(embed_links=False)}
+    )
+    alice, bob = (guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob"))
+    await alice.slash(channel, "tap new", target=50)
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    for _ in range(30):  # alice's turns time out, bob taps
+        await simcord_env.advance_time(31)
+        await bob.click(channel.last_message, label="Tap")
+    simcord_env.inject_error(
+        "*", f"/channels/{channel.id}/*", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    return channel, alice, bob
+
+
+def lost_permission_notices(channel, member) -> list[str]:
+    return [m.content for m in channel.history(viewer=member) if m.flags.ephemeral and "board" in m.content]
+
+
+async def test_a_host_no_followup_can_reach_is_told_of_a_lost_permission_by_direct_message_once(simcord_env):
+    channel, alice, bob = await host_idle_for_15_minutes(simcord_env)
+    await simcord_env.advance_time(31)  # alice idles again: the timer's edit is refused
+    await simcord_env.advance_time(31)  # bob idles: refused again, nobody told twice
+    assert lost_permission_notices(channel, bob) == [
+        f"I can't edit the board here: I need **Embed Links** in <#{channel.id}>. The game goes on "
+        "(your presses still work); a moderator can give it back, and `/board` posts the board again."
+    ]
+    assert lost_permission_notices(channel, alice) == []  # her press's token is too old
+    assert [m.content for m in alice.user.dm_channel.history()] == [
+        f"On **Perms**, I can't edit the board of your game in <#{channel.id}>: I need **Embed Links** "
+        "there. The game goes on (presses still work); a moderator can give it back, and `/board` "
+        "posts the board again."
+    ]
+    assert bob.user.dm_channel.history() == []  # a player, reached in the channel
+
+
+async def test_a_host_whose_direct_messages_are_closed_is_left_untold_and_the_game_goes_on(
+    simcord_env, caplog
+):
+    channel, alice, bob = await host_idle_for_15_minutes(simcord_env)
+    dm = alice.user.dm_channel
+    simcord_env.inject_error(
+        "POST",
+        f"/channels/{dm.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+    )
+    await simcord_env.advance_time(31)
+    assert dm.history() == []
+    assert len(lost_permission_notices(channel, bob)) == 1
+    assert "direct message to the host of channel %s refused: %s/%s" in [r.msg for r in caplog.records]
+    simcord_env.backend.faults.clear()
+    await bob.click(channel.last_message, label="Tap")  # the game goes on
+    assert channel.last_message.embeds[0].fields[0].value == "alice: 0\nbob: 31"
+
+
 async def test_board_without_the_right_to_post_says_which_permission_and_keeps_the_board(world, simcord_env):
     alice = world.members[0]
     old = await start_tap(world, target=5)

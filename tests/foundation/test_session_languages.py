@@ -10,6 +10,7 @@ import copy
 import discord
 from test_sessions import start_tap
 
+from bot import faults
 from bot.board import lobby_board
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
@@ -110,6 +111,13 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     for text in texts:
         assert text and untranslated(text, allowed=data) == [], text
     assert not simcord_env.errors
+
+
+def test_the_hosts_letter_of_a_lost_permission_has_no_english_in_the_pseudo_locale(pseudo_locale):
+    for code in (50013, 50001):
+        names = faults.missing_permissions(None, code)
+        letter = faults.permission_letter(pseudo_locale, "<#1>", "Perms", names)
+        assert letter.startswith("⟦") and untranslated(letter, allowed=["Perms"]) == [], letter
 
 
 def test_the_lobby_and_play_again_fit_discords_limits_in_every_language():
