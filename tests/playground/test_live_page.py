@@ -91,6 +91,13 @@ class BrowserPage:
                         return {"control_key": component["control_key"], "target_id": message_id}
         raise LookupError(label)
 
+    def has_button(self, label: str) -> bool:
+        try:
+            self.button(label)
+        except LookupError:
+            return False
+        return True
+
     def shows(self, text: str) -> bool:
         return text in repr(self.snapshot["messages"])
 
@@ -103,10 +110,12 @@ async def eventually(check: Callable[[], Awaitable[Any]], what: str, within: flo
     return result
 
 
-async def republished(page: BrowserPage, since: int) -> None:
+async def republished(page: BrowserPage, since: int, showing: str | None = None) -> None:
+    """Until the page has a revision newer than ``since`` (with a button ``showing``, if given)."""
+
     async def newer() -> bool:
         await page.poll()
-        return page.revision > since
+        return page.revision > since and (showing is None or page.has_button(showing))
 
     await eventually(newer, "the page is republished")
 
@@ -212,7 +221,9 @@ async def test_a_click_made_before_its_button_went_away_is_refused_and_presses_n
         made_on, join = page.revision, page.button("Join")
         await bob.click(lobby, label="Join")
         await alice.click(lobby, label="Start")  # the lobby becomes the board: Tap is where Join was
-        await republished(page, made_on)
+        # The page follows the bot on a tick, so it may first be republished with Bob seated and
+        # the lobby still up (Join there); the board is a later revision.
+        await republished(page, made_on, showing="Tap")
         assert page.button("Tap")["control_key"] == join["control_key"]
         seen["receipt"] = await page.act("click", made_on, **join)
         seen["scores"] = list(env.bot.sessions.get(channel.id).engine.s["scores"])
