@@ -35,12 +35,25 @@ async def run_playground(
     game_cogs: Sequence[Any] | None = None,
 ) -> None:
     """Serve the playground until interrupted, or until ``ready`` (used by tests) returns."""
-    import simcord  # the playground extra; imported here so the bot itself never needs it
-
     Path(database).parent.mkdir(parents=True, exist_ok=True)
     # One shard: SimCord, like Discord, needs a count, and the playground is one small server.
     config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING", shard_count=1)
     bot = create_bot(config, game_cogs=game_cogs)
+    try:
+        await _serve(bot, port=port, open_browser=open_browser, ready=ready)
+    finally:
+        # SimCord detaches the bot without closing it: the database's worker thread would outlive
+        # the playground and keep the process from exiting.
+        storage = getattr(bot, "storage", None)
+        if storage is not None:
+            await storage.close()
+
+
+async def _serve(
+    bot: Any, *, port: int | None, open_browser: bool, ready: Callable[..., Awaitable[None]] | None
+) -> None:
+    import simcord  # the playground extra; imported here so the bot itself never needs it
+
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Playground")
         channel = guild.create_text_channel("games")

@@ -379,3 +379,18 @@ def test_the_clock_catches_up_after_a_late_tick_and_never_counts_a_timers_jump_t
     wall["now"] += 0.5
     clock.catch_up()
     assert env.backend.clock.elapsed == pytest.approx(108.1)
+
+
+async def test_the_playground_closes_its_database_when_it_stops_on_an_error(tmp_path):
+    """Its database thread is not a daemon: left open, it kept the process (and a failing test
+    run) from ever exiting."""
+    seen = {}
+
+    async def scenario(bot, **world):
+        seen["db"] = bot.storage._db
+        raise RuntimeError("the scenario failed")
+
+    with pytest.raises(RuntimeError):
+        await play(tmp_path, scenario)
+    seen["db"]._thread.join(timeout=5)
+    assert not seen["db"]._thread.is_alive()
