@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
-from bot.components import bound_id  # noqa: E402
 from bot.games.kabuki.board import picture_key, render_picture  # noqa: E402
+from bot.games.kabuki.cog import KabukiCog  # noqa: E402
 from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
-from cogs.kabuki import KabukiCog  # noqa: E402
+from bot.glue.components import bound_id  # noqa: E402
 
 PRESSES = 120  # no Stop!: a round ends when its 50th card is placed (no grace), the next begins
 STOPS = 60  # each after a placement, on a fresh game when one ends

@@ -68,7 +68,7 @@ def main() -> None:
     names = [f"Player {s}" for s in range(16)]
     seats = reveal_seats(engine.reveal, names)
     _card_image(0)
-    table_new = timed(lambda: table_png(seats, "Round 1"), 10)  # the board keeps it (bot.board.PICTURES)
+    table_new = timed(lambda: table_png(seats, "Round 1"), 10)  # the board keeps it (bot.glue.board.PICTURES)
     print("Pictures (median CPU):")
     print(f"  one card:            new {card_new * 1e3:7.2f} ms   cached {card_cached * 1e6:6.2f} µs")
     print(f"  16-seat reveal:      new {table_new * 1e3:7.2f} ms")

@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
-from bot.board import Board  # noqa: E402
-from bot.components import bound_id, make_view  # noqa: E402
 from bot.games.kingdom.board import POWERS, card_embed, card_file, component_for  # noqa: E402
+from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
-from cogs.kingdom import KingdomCog  # noqa: E402
+from bot.glue.board import Board  # noqa: E402
+from bot.glue.components import bound_id, make_view  # noqa: E402
 
 PRESSES = 80  # a 4-player game of length 6 has 24 rounds: at least 96 moves
 FLOOR_PRESSES = 80

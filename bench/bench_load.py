@@ -70,14 +70,14 @@ ACK_CHANNELS = 4
 
 def game_cog(kind: str) -> Any:
     if kind == "kabuki":
-        from cogs.kabuki import KabukiCog
+        from bot.games.kabuki.cog import KabukiCog
 
         return KabukiCog
     if kind == "masks":
-        from cogs.masks import MasksCog
+        from bot.games.masks.cog import MasksCog
 
         return MasksCog
-    from cogs.kingdom import KingdomCog
+    from bot.games.kingdom.cog import KingdomCog
 
     return KingdomCog
 
@@ -144,7 +144,7 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
     from discord.state import ConnectionState
     from simcord.backend import Backend
 
-    from bot.session_timers import SessionTimers
+    from bot.session.timers import SessionTimers
 
     stop = (
         discord.Client,
@@ -191,7 +191,7 @@ def picture_caches() -> tuple[int, str]:
                 caches = [x for x in gc.get_referents(value) if not callable(x)]
                 entries = value.cache_info().currsize
                 sizes.append((deep_size(caches, seen=seen), f"{name.rsplit('.', 2)[-2]}.{attr} ({entries})"))
-    board = sys.modules.get("bot.board")
+    board = sys.modules.get("bot.glue.board")
     if board is not None and hasattr(board, "PICTURES"):  # encoded pictures by key, bounded in bytes
         held = deep_size([board.PICTURES._items], seen=seen)
         sizes.append((held, f"board.PICTURES ({len(board.PICTURES)})"))

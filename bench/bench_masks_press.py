@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
-from bot.components import bound_id  # noqa: E402
-from cogs.masks import MasksCog  # noqa: E402
+from bot.games.masks.cog import MasksCog  # noqa: E402
+from bot.glue.components import bound_id  # noqa: E402
 
 PLAYERS = 8  # a whole game: 24 turns of 7 slaps, so late slaps (longer saved logs) count too
 # SimCord fires a timer by itself once its wall time has passed: a 2 s window keeps each race

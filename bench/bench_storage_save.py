@@ -34,7 +34,7 @@ from bot.games.kingdom.engine import KingdomEngine  # noqa: E402
 from bot.games.kingdom.simulate import play as play_kingdom  # noqa: E402
 from bot.games.masks.engine import MasksEngine  # noqa: E402
 from bot.games.masks.players import play_game as play_masks  # noqa: E402
-from bot.sessions import PLAYING, Session  # noqa: E402
+from bot.session.sessions import PLAYING, Session  # noqa: E402
 from bot.storage import LogRows, Storage  # noqa: E402
 
 GUILD, CHANNEL = 1 << 40, 1 << 41

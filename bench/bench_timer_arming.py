@@ -1,6 +1,6 @@
 """What arming a session's deadline costs on the loop, the old way against the new (issue 13).
 
-Old (before ``bot/session_timers.py``): every press cancelled the session's sleeping task and
+Old (before ``bot/session/timers.py``): every press cancelled the session's sleeping task and
 created another, which ran its first step up to its sleep. New: a press that moves the deadline
 cancels a loop ``TimerHandle`` and arms another; one that leaves it in place arms nothing. Run by
 hand: ``python bench/bench_timer_arming.py``. The figures are the loop thread's CPU per arming,

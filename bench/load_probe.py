@@ -7,7 +7,7 @@ CPU (``time.thread_time``) of each of its steps is charged to the task's bucket.
 ``Meter`` sections move the time of SimCord's own work (building the press's payload, serving
 the bot's REST calls and interaction answers, its gateway feed) to the ``simcord`` column of the
 same bucket, and discord.py's gateway parsers back to ``bot``. Work a slow picture does in a
-worker thread (``asyncio.to_thread``, or the pictures' thread, ``bot.board.drawn``) is charged to
+worker thread (``asyncio.to_thread``, or the pictures' thread, ``bot.glue.board.drawn``) is charged to
 the press's ``worker`` column. A session
 timer task (``SessionTimers._run``) gets a bucket of its own: a race closed by a timer is not
 the work of the press that armed it. What runs outside any task step (the event loop itself,

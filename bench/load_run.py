@@ -38,8 +38,8 @@ from load_sim import REAL_MONOTONIC, Pruner, Wire, component_payload, sim_ms, sl
 from load_tables import Press, Table, Wait
 from simcord._runtime import _BOT_SCOPE
 
-from bot import board
-from bot.components import button_id
+from bot.glue import board
+from bot.glue.components import button_id
 
 HUMAN_GAP_S = (0.15, 0.6)  # from seeing an answer to the next press at the same table
 ACK_SHARE = 0.05  # bare acknowledges mixed into the stream, as the baseline of the same run

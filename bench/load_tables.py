@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.components import button_id
 from bot.games.kabuki.engine import STACKS
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.players import SimplePlayer
 from bot.games.masks import board as masks_board
 from bot.games.masks.faces import FACES
+from bot.glue.components import button_id
 
 RACE_SPREAD_S = (0.02, 0.2)  # how far apart two racing presses come
 

@@ -27,8 +27,8 @@ from discord.ext import commands
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.client import GameBot, create_bot  # noqa: E402
-from bot.config import Config  # noqa: E402
+from bot.app.client import GameBot, create_bot  # noqa: E402
+from bot.app.config import Config  # noqa: E402
 
 
 class AckCog(commands.Cog):

@@ -35,9 +35,9 @@ def run_bot() -> int:
     import aiohttp
     import discord
 
-    from bot.client import create_bot
-    from bot.config import Config, ConfigError
-    from bot.metrics import MetricsUnavailable
+    from bot.app.client import create_bot
+    from bot.app.config import Config, ConfigError
+    from bot.ops.metrics import MetricsUnavailable
     from bot.storage import StorageUnavailable
 
     try:
@@ -96,7 +96,7 @@ def run_playground(argv: list[str]) -> int:
     try:
         import simcord.preview  # noqa: F401
 
-        from bot.playground import run_playground as play
+        from bot.app.playground import run_playground as play
     except ImportError:
         print("The playground needs SimCord's preview: pip install -e '.[playground]'", file=sys.stderr)
         return 1
@@ -122,7 +122,14 @@ def run_record_command(command: str, argv: list[str]) -> int:
     """``verify``: exit 0 when every record verifies, 1 naming the first mismatch of each that
     does not. ``replay``: each record as text; 1 if one is not a whole game's record. Whatever
     is wrong is said in one line, never as a traceback."""
-    from bot.replays import UnreadableRecords, as_text, read_records, record_problem, replay_problem, verify
+    from bot.community.replays import (
+        UnreadableRecords,
+        as_text,
+        read_records,
+        record_problem,
+        replay_problem,
+        verify,
+    )
 
     args = _record_parser(command, RECORD_COMMANDS[command]).parse_args(argv)
     name = "the input" if args.file == "-" else args.file

@@ -11,15 +11,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.board import GAME_COLOUR
-from bot.components import make_view
-from bot.gamecog import is_moderator, reply_private
+from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
+from bot.glue.board import GAME_COLOUR
+from bot.glue.components import make_view
 from bot.i18n import DEFAULT, N_, private_locale, t, tn, translated
-from bot.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
+from bot.session.gamecog import is_moderator, reply_private
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 PAGE_SIZE = 10
 

@@ -20,12 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import now_ms
-from bot.components import make_view
-from bot.gamecog import reply_private
-from bot.i18n import DEFAULT, N_, private_locale, t
-from bot.replay_board import ReplayPage, replay_page, title_of
-from bot.replay_share import (
+from bot.community.replay_board import ReplayPage, replay_page, title_of
+from bot.community.replay_share import (
     NOT_A_PLAYER_DOWNLOAD,
     NOT_A_PLAYER_POST,
     NOTHING_TO_POST,
@@ -37,11 +33,15 @@ from bot.replay_share import (
     record_file,
     record_filename,
 )
+from bot.glue.clock import now_ms
+from bot.glue.components import make_view
+from bot.i18n import DEFAULT, N_, private_locale, t
+from bot.session.gamecog import reply_private
 from bot.storage import StoredGame
 from cogs.general import option_name
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import champions
-from bot.board import GAME_COLOUR
-from bot.clock import now_ms
-from bot.components import make_view
-from bot.gamecog import reply_private
+from bot.community import champions
+from bot.community.ratings import MIN_RATED_GAMES, described
+from bot.glue.board import GAME_COLOUR
+from bot.glue.clock import now_ms
+from bot.glue.components import make_view
 from bot.i18n import (
     DEFAULT,
     N_,
@@ -32,12 +32,12 @@ from bot.i18n import (
     t,
     tn,
 )
-from bot.ratings import MIN_RATED_GAMES, described
-from bot.turn_pings import PING_AFTER_MS
+from bot.session.gamecog import reply_private
+from bot.session.turn_pings import PING_AFTER_MS
 from cogs.general import command_name, game_title, option_name, standing_name
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 SEASON_NAME_MAX = 40  # with the prefix and a 20-digit user id, well inside a custom_id's 100
 

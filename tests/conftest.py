@@ -19,8 +19,8 @@ from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
 from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TapCog  # noqa: E402
 
-from bot.client import GameBot, create_bot  # noqa: E402
-from bot.config import Config  # noqa: E402
+from bot.app.client import GameBot, create_bot  # noqa: E402
+from bot.app.config import Config  # noqa: E402
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -34,7 +34,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 @pytest.fixture(autouse=True)
 def collector_as_found():
-    """Every bot tunes the process's garbage collector as it starts (``bot.gc_tuning``); tests
+    """Every bot tunes the process's garbage collector as it starts (``bot.ops.gc_tuning``); tests
     start hundreds of bots in one process, so each test leaves the collector as it found it."""
     thresholds = gc.get_threshold()
     yield

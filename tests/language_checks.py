@@ -40,7 +40,7 @@ def item_texts(items: list[Any]) -> list[str]:
 
 
 def board_text(board: Any) -> str:
-    """All a ``bot.board.Board`` shows in words: its embed's text, then its components'."""
+    """All a ``bot.glue.board.Board`` shows in words: its embed's text, then its components'."""
     return "\n".join([embed_text(board.embed), *item_texts(board.items)])
 
 

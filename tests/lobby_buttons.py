@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.components import bound_id, button_id
+from bot.glue.components import bound_id, button_id
 
 
 def lobby_id(env: Any, channel: Any, name: str) -> str:

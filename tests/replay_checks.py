@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-from bot.replays import CHECKERS, verify
+from bot.community.replays import CHECKERS, verify
 
 
 async def assert_stored_record_verifies(storage, guild_id: int, channel_id: int, first: str, final: str):

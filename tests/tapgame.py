@@ -14,11 +14,11 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot.board import Board
-from bot.components import GameButton, Press
 from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
-from bot.gamecog import GameCog, reply_private
-from bot.sessions import Session
+from bot.glue.board import Board
+from bot.glue.components import GameButton, Press
+from bot.session.gamecog import GameCog, reply_private
+from bot.session.sessions import Session
 
 HURRY_MS = 5_000
 

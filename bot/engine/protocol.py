@@ -157,7 +157,7 @@ class GameEngine(ABC):
         """The whole state as plain JSON-serializable data."""
 
     def to_save(self) -> dict[str, Any]:
-        """The state as saved after every press (bot.sessions): ``from_json`` must restore it
+        """The state as saved after every press (bot.session.sessions): ``from_json`` must restore it
         once its ``"log"`` is back in it. An engine may leave out what follows from the log and
         never changes, so a save does not grow with the game. Default: the whole state."""
         return self.to_json()

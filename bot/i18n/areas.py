@@ -14,19 +14,11 @@ from fnmatch import fnmatch
 # The slash commands' names, descriptions, options and choices, read from the loaded command tree.
 COMMANDS = "commands"
 AREAS: dict[str, tuple[str, ...]] = {
-    "kabuki": ("bot/games/kabuki/*", "cogs/kabuki.py"),
-    "masks": ("bot/games/masks/*", "cogs/masks.py"),
-    "kingdom": ("bot/games/kingdom/*", "cogs/kingdom.py"),
-    "general": (
-        "cogs/general.py",
-        "cogs/standings.py",
-        "cogs/replay.py",
-        "bot/replay_board.py",
-        "bot/replays.py",
-        "bot/replay_share.py",
-        "bot/champions.py",
-        "bot/ratings.py",
-    ),
+    "kabuki": ("bot/games/kabuki/*",),
+    "masks": ("bot/games/masks/*",),
+    "kingdom": ("bot/games/kingdom/*",),
+    # The shared commands (/leaderboard, /stats, /season, /replay ...) and what outlives a game.
+    "general": ("cogs/*", "bot/community/*"),
     # The session layer (lobby, boards' shared parts, refusals, play again) and the engine protocol.
     "session": ("bot/*", "cogs/*"),
 }
@@ -34,7 +26,7 @@ SOURCES = ("bot", "cogs")  # where the extractor looks for messages
 
 
 def area_of(path: str) -> str:
-    """The area of a source file, by its path relative to the repository ("cogs/kabuki.py")."""
+    """The area of a source file, by its path relative to the repository ("bot/games/kabuki/cog.py")."""
     for area, patterns in AREAS.items():
         if any(fnmatch(path, pattern) for pattern in patterns):
             return area

@@ -41,8 +41,8 @@ def templates() -> list[Path]:
 
 
 async def _command_strings() -> list[tuple[str, str]]:
-    from bot.client import create_bot
-    from bot.config import Config
+    from bot.app.client import create_bot
+    from bot.app.config import Config
     from bot.i18n.commands import command_strings
 
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)

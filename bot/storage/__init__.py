@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from bot.ratings import NEW, Rating, counts, update
+from bot.community.ratings import NEW, Rating, counts, update
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -76,7 +76,7 @@ class PlayerRecord:
     won: bool
     name: str | None = None  # the display name in that game
     place: int | None = None  # finishing place (1 best, ties share): rated only when every seat has one
-    computer: bool = False  # a computer player: never rated (see bot/ratings.py, ``counts``)
+    computer: bool = False  # a computer player: never rated (see bot/community/ratings.py, ``counts``)
 
 
 # Games and ratings carry a season: the one in progress is 0, an archived one its ``seasons`` id.
@@ -100,13 +100,13 @@ class GameRecord:
     ended_at: int
     outcome: str  # "finished" or "abandoned"
     players: Sequence[PlayerRecord]
-    # A finished game's record (bot.replays): stored with it, compressed, for /replay and verify.
+    # A finished game's record (bot.community.replays): stored with it, compressed, for /replay and verify.
     log: Mapping[str, Any] | None = None
 
     @property
     def had_computers(self) -> bool:
         """Whether a computer player sat in the game: then it rates nobody unless the server
-        allows it (``bot.ratings.counts``), and the computers' seats are stored under
+        allows it (``bot.community.ratings.counts``), and the computers' seats are stored under
         ``FORMER_MEMBER``, which no leaderboard ranks."""
         return any(p.computer for p in self.players)
 
@@ -300,7 +300,7 @@ class Storage(ABC):
     ) -> tuple[list[Standing], int]:
         """One page of the server's ranking for a game (finished games only) and the row count.
         ``sort``: "wins" (wins, then the summed score, then games played), "score" (score, then
-        wins), or "rating" (μ − 3σ; members with ``bot.ratings.MIN_RATED_GAMES`` rated games only).
+        wins), or "rating" (μ − 3σ; members with ``bot.community.ratings.MIN_RATED_GAMES`` rated games only).
         ``season``: None for all time, ``RUNNING_SEASON`` or an archived season's id."""
 
     @abstractmethod
@@ -386,7 +386,7 @@ def rating_rows(
     """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
     wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
     (μ, σ, games, wins). A game that rates nobody (abandoned, without places, or one that does
-    not count: ``bot.ratings.counts``, computers unless ``computers_rated``, fewer than two
+    not count: ``bot.community.ratings.counts``, computers unless ``computers_rated``, fewer than two
     humans) still is its players' last game: their rows keep μ and σ and set "before" to them,
     so /stats shows no change for it instead of the change of an older rated game."""
     seats = record.players

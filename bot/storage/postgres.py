@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from bot.ratings import MIN_RATED_GAMES, Rating
+from bot.community.ratings import MIN_RATED_GAMES, Rating
 from bot.storage import (
     ALL_TIME,
     FORMER_MEMBER,

@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 import orjson  # a session is saved after every press; orjson is ~15x faster than json there
 
-from bot.ratings import MIN_RATED_GAMES, Rating
+from bot.community.ratings import MIN_RATED_GAMES, Rating
 from bot.storage import (
     ALL_TIME,
     FORMER_MEMBER,
@@ -84,7 +84,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE game_players ADD COLUMN name TEXT;
     """,
-    # A finished game's record (bot.replays), zlib-compressed JSON, for /replay: a table of its
+    # A finished game's record (bot.community.replays), zlib-compressed JSON, for /replay: a table of its
     # own so the leaderboard's scans of games stay as small as before.
     """
     CREATE TABLE game_logs (

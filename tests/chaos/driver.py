@@ -25,13 +25,14 @@ from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
 
-from bot import faults, lobby
-from bot.components import bind
-from bot.session_timers import SessionTimers
-from bot.sessions import PLAYING
-from cogs.kabuki import KabukiCog
-from cogs.kingdom import KingdomCog
-from cogs.masks import MasksCog
+from bot.games.kabuki.cog import KabukiCog
+from bot.games.kingdom.cog import KingdomCog
+from bot.games.masks.cog import MasksCog
+from bot.glue import faults
+from bot.glue.components import bind
+from bot.session import lobby
+from bot.session.sessions import PLAYING
+from bot.session.timers import SessionTimers
 
 COGS = [KabukiCog, MasksCog, KingdomCog]
 SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (tests/conftest.py)

@@ -1,13 +1,13 @@
-"""A board's components as the press's own answer sends them (``bot.answer.Rows``, plain
+"""A board's components as the press's own answer sends them (``bot.glue.answer.Rows``, plain
 ``GameButton`` s) are exactly what discord.py's ``View`` sends for the same items."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.answer import Rows
-from bot.components import GameButton, GameSelect, bind, make_view
-from bot.rematch import PlayAgainButton
+from bot.glue.answer import Rows
+from bot.glue.components import GameButton, GameSelect, bind, make_view
+from bot.session.rematch import PlayAgainButton
 
 CHANNEL = 123456789012345678
 

@@ -7,7 +7,7 @@ import pytest
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    from bot.client import default_game_cogs
+    from bot.app.client import default_game_cogs
 
     return make_bot(default_game_cogs())
 

@@ -13,8 +13,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from bot.client import create_bot
-from bot.config import Config
+from bot.app.client import create_bot
+from bot.app.config import Config
 from bot.i18n import DEFAULT, shipped, t, tn
 from bot.i18n.areas import area_of, areas
 from bot.i18n.catalogues import LOCALE_DIR, install, po_files, uninstall
@@ -191,9 +191,11 @@ def test_untranslated_finds_english_but_not_names_mentions_or_digests():
 
 def test_each_area_has_its_own_file_in_every_language():
     # Helpers converting different parts of the bot edit different files.
-    assert area_of("cogs/kabuki.py") == area_of("bot/games/kabuki/board.py") == "kabuki"
-    assert area_of("bot/games/masks/engine.py") == "masks" and area_of("cogs/kingdom.py") == "kingdom"
-    assert area_of("cogs/standings.py") == "general" and area_of("bot/lobby.py") == "session"
+    assert area_of("bot/games/kabuki/cog.py") == area_of("bot/games/kabuki/board.py") == "kabuki"
+    assert (
+        area_of("bot/games/masks/engine.py") == "masks" and area_of("bot/games/kingdom/cog.py") == "kingdom"
+    )
+    assert area_of("cogs/standings.py") == "general" and area_of("bot/session/lobby.py") == "session"
     names = {path.stem for path in templates()}
     assert {"commands", "general", "kabuki", "session"} <= names <= set(areas())
     for code in LANGUAGES:

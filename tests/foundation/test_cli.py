@@ -12,12 +12,12 @@ import pytest
 from tapgame import TapCog
 
 from bot import __main__ as cli
-from bot.playground import run_playground
+from bot.app.playground import run_playground
 
 
 def test_running_without_a_token_explains_where_to_get_one(monkeypatch, capsys):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.setattr("bot.config.load_dotenv", lambda: None)
+    monkeypatch.setattr("bot.app.config.load_dotenv", lambda: None)
     assert cli.main([]) == 1
     err = capsys.readouterr().err
     assert "developers/applications" in err and ".env" in err and "python -m bot play" in err
@@ -25,12 +25,12 @@ def test_running_without_a_token_explains_where_to_get_one(monkeypatch, capsys):
 
 def test_a_bad_token_gives_one_line_and_a_failing_status(monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
-    monkeypatch.setattr("bot.config.load_dotenv", lambda: None)
+    monkeypatch.setattr("bot.app.config.load_dotenv", lambda: None)
 
     def refuse(self, token, **kwargs):
         raise discord.LoginFailure("Improper token has been passed.")
 
-    monkeypatch.setattr("bot.client.GameBot.run", refuse)
+    monkeypatch.setattr("bot.app.client.GameBot.run", refuse)
     monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)  # keep pytest's streams
     assert cli.main([]) == 1
     err = capsys.readouterr().err.strip()

@@ -10,14 +10,14 @@ import pytest
 from simcord_clock import clock_held_still
 from test_lobby import field
 
-from bot import computers
+from bot.games.kabuki.cog import KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
+from bot.games.kingdom.cog import KingdomCog
 from bot.games.kingdom.engine import KingdomEngine
+from bot.games.masks.cog import MasksCog
 from bot.games.masks.engine import MasksEngine
-from bot.sessions import PLAYING
-from cogs.kabuki import KabukiCog
-from cogs.kingdom import KingdomCog
-from cogs.masks import MasksCog
+from bot.session import computers
+from bot.session.sessions import PLAYING
 
 COGS = [KabukiCog, MasksCog, KingdomCog]
 

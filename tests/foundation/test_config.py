@@ -7,7 +7,7 @@ import pytest
 from pg_cluster import free_port
 
 from bot import __main__ as cli
-from bot.config import HEALTH_LOG_S, Config, ConfigError, parse_shard_ids
+from bot.app.config import HEALTH_LOG_S, Config, ConfigError, parse_shard_ids
 from bot.storage import Shards, Storage, StorageUnavailable, redacted
 
 SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT", "METRICS_HOST")
@@ -17,7 +17,7 @@ SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "METRIC
 def env(monkeypatch):
     for name in SETTINGS:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr("bot.config.load_dotenv", lambda: None)
+    monkeypatch.setattr("bot.app.config.load_dotenv", lambda: None)
 
     def set_env(**values: str) -> Config:
         for name, value in values.items():

@@ -248,7 +248,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
 
 async def masks_with_a_computer_mime(world, restart_bot):
     """alice, Robo 1 and bob in emoji mode; alice's turn as the Mime runs out, Robo 1 mimes next."""
-    from cogs.masks import MasksCog
+    from bot.games.masks.cog import MasksCog
 
     env = world.env
     await restart_bot([MasksCog])
@@ -303,8 +303,8 @@ async def test_a_computer_mime_refused_twice_stays_silent_and_the_turn_runs_on(
 
 async def kabuki_with_a_ping(world, restart_bot):
     """A Kabuki game whose first placer waited long enough to be pinged."""
-    from bot.turn_pings import PING_AFTER_MS
-    from cogs.kabuki import KabukiCog
+    from bot.games.kabuki.cog import KabukiCog
+    from bot.session.turn_pings import PING_AFTER_MS
 
     await restart_bot([KabukiCog])
     members = world.members[:3]
@@ -323,7 +323,7 @@ def turn_pings(world) -> list:
 async def test_a_turn_ping_discord_fails_to_delete_is_deleted_at_the_next_try(
     world, simcord_env, restart_bot
 ):
-    from bot.components import bound_id
+    from bot.glue.components import bound_id
 
     await kabuki_with_a_ping(world, restart_bot)
     session = simcord_env.bot.sessions.get(world.channel.id)
@@ -367,7 +367,7 @@ async def test_a_turn_ping_discord_keeps_failing_to_delete_is_left_after_one_mor
 async def test_a_board_left_behind_by_a_lost_permission_heals_when_a_player_looks_at_their_card(
     world, simcord_env, restart_bot
 ):
-    from cogs.masks import MasksCog
+    from bot.games.masks.cog import MasksCog
 
     await restart_bot([MasksCog])
     alice, bob, carol = world.members[:3]

@@ -9,7 +9,7 @@ import pytest
 from language_checks import drawn
 from PIL import ImageFont
 
-from bot import fonts
+from bot.games import fonts
 from bot.games.kabuki import pictures as kabuki
 from bot.games.kingdom import pictures as kingdom
 from bot.games.kingdom.cards import CHARACTERS

@@ -8,9 +8,9 @@ from __future__ import annotations
 import discord
 from test_ratings_discord import play
 
+from bot.community.ratings import MIN_RATED_GAMES
 from bot.i18n import shipped
 from bot.i18n.pseudo import untranslated
-from bot.ratings import MIN_RATED_GAMES
 
 TITLE_MAX, DESCRIPTION_MAX, FIELD_VALUE_MAX, FOOTER_MAX, TOTAL_MAX, CONTENT_MAX, LABEL_MAX = (
     256,

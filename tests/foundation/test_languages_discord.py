@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.community.ratings import MIN_RATED_GAMES
 from bot.i18n.pseudo import untranslated
-from bot.ratings import MIN_RATED_GAMES
 
 EMBED_TITLE_MAX, EMBED_DESCRIPTION_MAX = 256, 4096
 

@@ -38,7 +38,7 @@ def value(samples, name: str, **labels: str) -> float:
 def simcord_bot(make_bot, monkeypatch, request):
     """A bot with the endpoint on a free loopback port; "health": with the health line instead;
     "quiet": neither (no sampler thread either)."""
-    monkeypatch.setattr("bot.metrics.SAMPLE_EVERY_S", 0.02)
+    monkeypatch.setattr("bot.ops.metrics.SAMPLE_EVERY_S", 0.02)
     variant = getattr(request, "param", "endpoint")
     if variant == "health":
         return make_bot(health_log_s=0.05)
@@ -117,7 +117,7 @@ async def test_the_health_line_tells_open_games_presses_and_lag(world, simcord_e
 
 @pytest.mark.parametrize("simcord_bot", ["health"], indirect=True)
 async def test_without_an_endpoint_the_health_line_is_logged_every_period(world, simcord_env, caplog):
-    caplog.set_level(logging.INFO, logger="bot.metrics")
+    caplog.set_level(logging.INFO, logger="bot.ops.metrics")
     for _ in range(200):
         await asyncio.sleep(0)
         if any(record.getMessage().startswith("health: ") for record in caplog.records):

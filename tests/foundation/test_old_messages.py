@@ -8,8 +8,8 @@ import uuid
 import pytest
 from test_sessions import start_tap
 
-from bot.components import MAX_ID, bound_id, button_id, select_id
-from bot.sessions import Session
+from bot.glue.components import MAX_ID, bound_id, button_id, select_id
+from bot.session.sessions import Session
 
 
 def ids(message) -> list[str]:

@@ -3,9 +3,9 @@ weighs ten Kabuki boards."""
 
 from __future__ import annotations
 
-from bot import board as session_board
-from bot.board import Picture
-from bot.picture_cache import ByteLRU
+from bot.glue import board as session_board
+from bot.glue.board import Picture
+from bot.glue.picture_cache import ByteLRU
 
 
 def test_the_cache_never_holds_more_bytes_than_its_bound_and_drops_the_least_recently_used() -> None:

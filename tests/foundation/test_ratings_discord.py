@@ -8,8 +8,8 @@ import discord
 from conftest import build_world
 from lobby_buttons import lobby_id
 
-from bot import computers
-from bot.ratings import MIN_RATED_GAMES, NEW, update
+from bot.community.ratings import MIN_RATED_GAMES, NEW, update
+from bot.session import computers
 from bot.storage import FORMER_MEMBER, RUNNING_SEASON
 
 

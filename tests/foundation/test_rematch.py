@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_lobby import field
 
-from bot.sessions import LOBBY
+from bot.session.sessions import LOBBY
 
 
 async def finish_tap(world, players=2, target=2):

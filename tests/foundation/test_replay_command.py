@@ -12,16 +12,16 @@ from conftest import build_world
 from test_verify_replay import RECORDS, swap_two_cards
 
 from bot import __main__ as cli
+from bot.community.replay_board import FACE_UP_TITLE, public_board, replay_moments
+from bot.community.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
+from bot.community.replays import TITLES, steps, verify
 from bot.games.kabuki.board import mask
+from bot.games.kabuki.cog import KabukiCog
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
+from bot.games.kingdom.cog import KingdomCog
+from bot.games.masks.cog import MasksCog
 from bot.games.masks.faces import monster_name
-from bot.replay_board import FACE_UP_TITLE, public_board, replay_moments
-from bot.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
-from bot.replays import TITLES, steps, verify
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
-from cogs.kabuki import KabukiCog
-from cogs.kingdom import KingdomCog
-from cogs.masks import MasksCog
 
 GAMES = [KabukiCog, MasksCog, KingdomCog]
 ENDED_MS = 1_700_000_000_000  # 2023-11-14 22:13 UTC

@@ -12,13 +12,13 @@ import re
 import pytest
 from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pages_of, record_of
 
+from bot.community.replay_board import public_board, replay_moments
 from bot.games.kabuki.board import mask
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
 from bot.games.masks.faces import MONSTERS
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from bot.replay_board import public_board, replay_moments
 
 LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
 

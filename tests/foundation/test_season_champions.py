@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 from test_ratings_discord import play
 
-from bot.ratings import MIN_RATED_GAMES
+from bot.community.ratings import MIN_RATED_GAMES
 
 ROLE_CALLS = "/roles/"
 

@@ -10,12 +10,12 @@ import copy
 import discord
 from test_sessions import start_tap
 
-from bot import faults
-from bot.board import lobby_board
+from bot.glue import faults
+from bot.glue.board import lobby_board
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from bot.rematch import PlayAgainButton, invitation
-from bot.sessions import Session
+from bot.session.rematch import PlayAgainButton, invitation
+from bot.session.sessions import Session
 
 CALLBACK = "/interactions/*/callback"
 

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from test_sessions import finish_tap, start_tap
 
-from bot.sessions import restored_state
+from bot.session.sessions import restored_state
 from bot.storage import LogRows, Shards, Storage
 
 GUILD, OTHER_GUILD = 111, 222

@@ -1,4 +1,4 @@
-"""A session's timer is armed once per deadline (bot/session_timers.py): a press that moves the
+"""A session's timer is armed once per deadline (bot/session/timers.py): a press that moves the
 deadline re-arms it, one that leaves it in place does not, and an ended game's timer is gone."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ import simcord
 from simcord_clock import clock_held_still
 from tapgame import TapCog
 
-from bot.client import GameBot, create_bot
-from bot.config import Config
+from bot.app.client import GameBot, create_bot
+from bot.app.config import Config
 from bot.storage import SavedSession, Shards
 
 SHARDS = 2

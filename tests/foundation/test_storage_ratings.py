@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ratings import MIN_RATED_GAMES, NEW, Rating, update
+from bot.community.ratings import MIN_RATED_GAMES, NEW, Rating, update
 from bot.storage import (
     ALL_TIME,
     FORMER_MEMBER,

@@ -10,12 +10,12 @@ import json
 import pytest
 
 from bot import __main__ as cli
+from bot.community.replays import log_record, steps, verify
 from bot.engine.replay import commitment
 from bot.games.kabuki.simulate import play_game as play_kabuki
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.players import make_players
 from bot.games.masks.players import play_game as play_masks
-from bot.replays import log_record, steps, verify
 
 SALT = "00112233445566778899aabbccddeeff"
 SEED = 271828

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.components import bound_id
+from bot.games.kabuki.cog import KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.scripting import script_round
-from cogs.kabuki import KabukiCog
+from bot.glue.components import bound_id
 
 # Fast by default: no grace, so placements can follow each other without advancing the clock.
 # Every timer is longer than SETTLE_S: SimCord lets a bot's sleep shorter than its settle timeout

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import FAST, Table
 
-from bot import computers
 from bot.engine.protocol import Event
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import UNKNOWN, Temper
-from bot.sessions import Session
+from bot.session import computers
+from bot.session.sessions import Session
 
 # A computer reacts in 400 ms at the soonest: a settle shorter than that keeps its timer ours.
 pytestmark = pytest.mark.simcord(settle_timeout=0.3)

@@ -1,4 +1,4 @@
-"""A press answered by editing the board inside its own answer (``bot.answer.edit_board``): what
+"""A press answered by editing the board inside its own answer (``bot.glue.answer.edit_board``): what
 the players see afterwards, and the private messages that go with it."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import discord
 from conftest import Table
 from simcord.actors import _component_interaction
 
-import bot.publisher
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
+from bot.session import publisher
 
 
 def rows(message: Any) -> list[list[tuple[str, str, bool]]]:
@@ -39,13 +39,13 @@ async def test_a_placement_edits_the_board_in_its_answer_with_the_new_embed_butt
     table = await open_game(3)
     board_id = table.message().id
     answered: list[tuple[bool, Any]] = []
-    real = bot.publisher.edit_board
+    real = publisher.edit_board
 
     async def watched(interaction: discord.Interaction, **kwargs: Any) -> None:
         await real(interaction, **kwargs)
         answered.append((interaction.response.is_done(), interaction.response.type))
 
-    monkeypatch.setattr(bot.publisher, "edit_board", watched)
+    monkeypatch.setattr(publisher, "edit_board", watched)
     result = await table.place(1)
     # Answered once, by the edit, and discord.py knows it (a second answer would be refused).
     assert answered == [(True, discord.InteractionResponseType.message_update)]

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from conftest import FAST, Table, embed_text
 
+from bot.community.replays import verify
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kabuki.replay import check_log
-from bot.replays import verify
 
 FOX, MOON, ONI, OWL = 2, 1, 3, 5
 

@@ -10,12 +10,12 @@ from typing import Any
 from conftest import FAST, Table, embed_text
 from language_checks import World, assert_shown_in_no_language, rules_as_read, server
 
+from bot.community.replays import verify
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.games.kabuki.history import describe
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kabuki.replay import check_log
-from bot.replays import verify
-from bot.turn_pings import PING_AFTER_MS
+from bot.session.turn_pings import PING_AFTER_MS
 
 FOX, MOON, ONI, CAT = 2, 1, 3, 4
 

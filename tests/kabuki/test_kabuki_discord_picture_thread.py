@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from bot import board as session_board
 from bot.games.kabuki import board as kabuki_board
-from bot.picture_cache import ByteLRU
+from bot.glue import board as session_board
+from bot.glue.picture_cache import ByteLRU
 
 FOX, MOON = 2, 1
 

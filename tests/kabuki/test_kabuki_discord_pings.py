@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.publisher import discord_now
-from bot.turn_pings import PING_AFTER_MS
+from bot.session.publisher import discord_now
+from bot.session.turn_pings import PING_AFTER_MS
 
 PING_S = PING_AFTER_MS / 1000
 

@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 from language_checks import COMMITMENT, LIMITS, assert_fits_discords_limits, board_text, drawn
 
-from bot.board import sign
 from bot.engine.protocol import IllegalAction
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki import pictures
+from bot.games.kabuki.cog import PING_PLACER, RULES, KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.history import rerun
 from bot.games.kabuki.simulate import play_game, record
+from bot.glue.board import sign
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from cogs.kabuki import PING_PLACER, RULES, KabukiCog
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
@@ -126,7 +126,7 @@ def test_the_pictures_draw_only_words_of_the_pseudo_locale(records, pseudo_local
 
 def test_private_news_the_lobby_options_and_the_rules_speak_the_pseudo_locale(pseudo_locale):
     from bot.engine import Event
-    from bot.sessions import Session
+    from bot.session.sessions import Session
 
     session = Session("kabuki", 1, 2, 3, {}, 4, "k", 0, players=[3, 5], names={3: "alice", 5: "bob"})
     session.locale = pseudo_locale

@@ -50,6 +50,6 @@ def table() -> Table:
 # ------------------------------------------------------------------ Discord (SimCord) helpers
 @pytest.fixture
 def simcord_bot(make_bot):
-    from cogs.kingdom import KingdomCog
+    from bot.games.kingdom.cog import KingdomCog
 
     return make_bot([KingdomCog])

@@ -31,10 +31,10 @@ from bot.games.kingdom import board as kingdom_board  # noqa: E402
 from bot.games.kingdom import pictures  # noqa: E402
 from bot.games.kingdom.board import POWERS  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF, TRADER  # noqa: E402
+from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from bot.i18n import shipped  # noqa: E402
-from cogs.kingdom import KingdomCog  # noqa: E402
 
 NAMES = ["alice", "bob", "carol", "dave"]
 

@@ -18,9 +18,9 @@ from bot.games.kingdom.board import (
     public_options,
 )
 from bot.games.kingdom.cards import BARD, DRAGON, KING, QUEEN, THIEF, TRADER
+from bot.games.kingdom.cog import RULES, KingdomCog
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.players import RandomPlayer
-from cogs.kingdom import RULES, KingdomCog
 
 NAMES = [f"p{i}" for i in range(20)]
 
@@ -149,8 +149,8 @@ def test_a_twenty_seat_table_offers_every_target_in_one_panel_select(table):
 
 
 def test_a_press_from_an_old_version_is_refused(table):
-    from bot.components import Press
-    from bot.sessions import Session
+    from bot.glue.components import Press
+    from bot.session.sessions import Session
 
     session = Session("kingdom", 1, 2, 3, {}, 0, "g", 0, players=[10, 11, 12])
     session.engine = table([QUEEN, BARD, KING])

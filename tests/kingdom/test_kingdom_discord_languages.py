@@ -27,9 +27,9 @@ from test_kingdom_discord_support import (  # noqa: E402
     session_of,
 )
 
+from bot.community.replays import verify  # noqa: E402
 from bot.games.kingdom.cards import CHARACTERS, CLOWN, DEATH, PRINCESS, THIEF  # noqa: E402
-from bot.replays import verify  # noqa: E402
-from bot.turn_pings import PING_AFTER_MS  # noqa: E402
+from bot.session.turn_pings import PING_AFTER_MS  # noqa: E402
 
 
 def french_server(env: Any) -> World:

@@ -11,9 +11,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import board_of, engine_of, open_game, session_of  # noqa: E402
 
+from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.engine import KingdomEngine  # noqa: E402
-from bot.turn_pings import PING_AFTER_MS  # noqa: E402
-from cogs.kingdom import KingdomCog  # noqa: E402
+from bot.session.turn_pings import PING_AFTER_MS  # noqa: E402
 
 DAY_S = 86_400
 PING_S = PING_AFTER_MS / 1000

@@ -19,7 +19,7 @@ from test_kingdom_discord_support import (  # noqa: E402
 )
 
 from bot.games.kingdom.cards import BARD, DEATH, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
-from cogs.kingdom import KingdomCog  # noqa: E402
+from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 
 
 async def test_the_next_round_after_a_restart_during_the_reveal_has_no_picture(world, restart_bot):

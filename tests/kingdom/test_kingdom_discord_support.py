@@ -8,10 +8,10 @@ from typing import Any
 
 from lobby_buttons import lobby_id
 
-from bot.components import bound_id, button_id
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
 from bot.games.kingdom.engine import KingdomEngine
+from bot.glue.components import bound_id, button_id
 
 
 def rigged(hands: list[int], deck: list[int] = ()) -> list[int]:

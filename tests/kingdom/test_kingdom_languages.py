@@ -23,16 +23,16 @@ from language_checks import (
     item_texts,
 )
 
-from bot.board import sign
 from bot.engine.protocol import IllegalAction
 from bot.games.kingdom import board as kingdom_board
 from bot.games.kingdom import pictures
 from bot.games.kingdom.cards import CHARACTERS
+from bot.games.kingdom.cog import PING_ACTIVE, RULES, KingdomCog
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.players import RandomPlayer
+from bot.glue.board import sign
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from cogs.kingdom import PING_ACTIVE, RULES, KingdomCog
 
 NAMES = [f"p{i}" for i in range(20)]
 GAMES = [
@@ -202,7 +202,7 @@ def test_the_cards_names_fit_their_pictures_in_every_language():
 
 
 def test_the_lobby_options_the_rules_the_ping_and_the_note_speak_the_pseudo_locale(pseudo_locale):
-    from bot.sessions import Session
+    from bot.session.sessions import Session
 
     cog = KingdomCog.__new__(KingdomCog)  # only its drawing methods, which need no bot
     texts = [t(pseudo_locale, RULES), t(pseudo_locale, PING_ACTIVE)]

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.components import bound_id
+from bot.games.masks.cog import MasksCog
 from bot.games.masks.faces import MONSTERS
-from cogs.masks import MasksCog
+from bot.glue.components import bound_id
 
 # The Discord tests' SimCord settle timeout, and the race window their tables use unless a test
 # asks for another. Every timer stays longer than SETTLE_S: SimCord lets a sleep shorter than its

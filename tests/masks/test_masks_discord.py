@@ -12,10 +12,10 @@ import pytest
 from conftest import RACE_MS, SETTLE_S
 from replay_checks import assert_stored_record_verifies
 
-from bot.components import Press
 from bot.engine import IllegalAction
 from bot.games.masks.faces import MONSTERS
 from bot.games.masks.players import play_game
+from bot.glue.components import Press
 
 # SimCord waits, after each action, for timers due within its settle timeout (5 s by default):
 # 1 s keeps the race windows (RACE_MS by default at these tables) and the 5 s reveal pause for

@@ -7,9 +7,9 @@ import pytest
 import simcord.http.router as sim_router
 from conftest import SETTLE_S
 
-from bot.components import bind
-from bot.sessions import SeatToken
-from cogs.masks import MasksCog
+from bot.games.masks.cog import MasksCog
+from bot.glue.components import bind
+from bot.session.sessions import SeatToken
 
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 

@@ -10,9 +10,9 @@ import pytest
 from conftest import SETTLE_S, Table
 
 from bot.games.masks import hints
+from bot.games.masks.cog import is_emoji_only
 from bot.games.masks.faces import FACES, MONSTERS
-from bot.sessions import PLAYING
-from cogs.masks import is_emoji_only
+from bot.session.sessions import PLAYING
 
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 

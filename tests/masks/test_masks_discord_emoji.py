@@ -11,8 +11,8 @@ import discord
 import pytest
 from conftest import SETTLE_S
 
+from bot.games.masks.cog import NOTICE_SECONDS, is_emoji_only
 from bot.games.masks.faces import MONSTERS
-from cogs.masks import NOTICE_SECONDS, is_emoji_only
 
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 

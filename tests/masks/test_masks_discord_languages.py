@@ -14,12 +14,12 @@ import pytest
 from conftest import SETTLE_S, Table
 from language_checks import LANGUAGES, World, assert_shown_in_no_language, rules_as_read, server
 
+from bot.community.replays import verify
 from bot.games.masks.faces import MONSTERS
 from bot.games.masks.pictures import board_png
 from bot.games.masks.simulate import check_log
 from bot.i18n import t
-from bot.replays import verify
-from bot.turn_pings import PING_AFTER_MS
+from bot.session.turn_pings import PING_AFTER_MS
 
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 

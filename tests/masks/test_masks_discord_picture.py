@@ -8,10 +8,10 @@ import threading
 import pytest
 from conftest import RACE_MS, SETTLE_S
 
-from bot import board as session_board
 from bot.games.masks import board as masks_board
 from bot.games.masks.pictures import board_png
-from bot.picture_cache import ByteLRU
+from bot.glue import board as session_board
+from bot.glue.picture_cache import ByteLRU
 
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 

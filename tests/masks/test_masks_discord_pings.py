@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.games.masks.faces import MONSTERS
-from bot.turn_pings import PING_AFTER_MS
+from bot.session.turn_pings import PING_AFTER_MS
 
 PING_S = PING_AFTER_MS / 1000
 

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from bot.games.masks import hints
+from bot.games.masks.cog import is_emoji_only
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.games.masks.players import SKILLS, guess, mime_hint
-from cogs.masks import is_emoji_only
 
 
 @pytest.mark.parametrize("face", range(FACES))

@@ -13,19 +13,19 @@ from typing import Any
 import pytest
 from language_checks import COMMITMENT, LIMITS, assert_fits_discords_limits, board_text, drawn
 
-from bot.board import sign
 from bot.engine import Event
 from bot.engine.protocol import IllegalAction
 from bot.games.masks import board as masks_board
 from bot.games.masks import pictures
+from bot.games.masks.cog import PING_GUESSERS, PING_MIME, RULES, MasksCog
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.games.masks.history import log_record, rerun
 from bot.games.masks.players import play_game
+from bot.glue.board import sign
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
-from bot.sessions import Session
-from cogs.masks import PING_GUESSERS, PING_MIME, RULES, MasksCog
+from bot.session.sessions import Session
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hugo"]
 

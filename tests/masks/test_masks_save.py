@@ -10,7 +10,7 @@ import pytest
 
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.players import play_game
-from bot.sessions import PLAYING, Session, restored_state
+from bot.session.sessions import PLAYING, Session, restored_state
 from bot.storage import SavedSession
 
 # (players, seed, options, patience_ms, idle): tables driven by the simulator's computer players,
@@ -82,7 +82,7 @@ def test_a_save_keeps_only_the_current_turn_so_the_last_press_writes_what_the_fi
         state = saved(live)
         assert state["history_from"] == live.turn - 1 and len(state["history"]) == 1
         assert state["history"][0] == live.history[-1]
-        del state["log"]  # saved as rows of its own (bot.sessions)
+        del state["log"]  # saved as rows of its own (bot.session.sessions)
         sizes.append(len(json.dumps(state)))
     # What still grows is the piles (48 cards in all) and the turn's own record; with every turn's
     # record the last save was about 15 times the first.

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.playground import MEMBERS, run_playground
+from bot.app.playground import MEMBERS, run_playground
 
 T = TypeVar("T")
 

@@ -73,7 +73,7 @@ def kabuki_mismatches(
         if (top is not None and top not in line) or not re.search(rf"\b{stack['height']}\b", line):
             wrong.append(f"stack {s + 1}: {top} on {stack['height']} cards, shown as {line!r}")
     if final:
-        # The final board offers Play again (bot/rematch.py), nothing else.
+        # The final board offers Play again (bot/session/rematch.py), nothing else.
         extra = [b for b in buttons if not b["label"].endswith("Play again")]
         return wrong + (["buttons on the final board"] if extra else [])
     can_place = view["current"] is not None and view["placing_blocked"] is None

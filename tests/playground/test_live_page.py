@@ -1,4 +1,4 @@
-"""The playground's page follows the bot (bot/livepage.py): republished when the bot changed
+"""The playground's page follows the bot (bot/app/livepage.py): republished when the bot changed
 something and only then, a click made a moment before a change still counts if its button is
 still there, and the task doing it, like the game's timers, carries on after a failure.
 
@@ -19,9 +19,9 @@ import aiohttp
 import pytest
 from tapgame import TapCog, TapEngine
 
-from bot import livepage
-from bot.livepage import LivePage, RealTimeClock
-from bot.playground import run_playground
+from bot.app import livepage
+from bot.app.livepage import LivePage, RealTimeClock
+from bot.app.playground import run_playground
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -305,7 +305,7 @@ async def test_a_failure_of_the_page_follower_is_logged_with_its_traceback_and_i
         await asyncio.sleep(0.3)
         seen["clock"] = (env.now() - before).total_seconds()
 
-    with caplog.at_level(logging.ERROR, logger="bot.livepage"):
+    with caplog.at_level(logging.ERROR, logger="bot.app.livepage"):
         await play(tmp_path, scenario)
     failures = [record for record in caplog.records if record.exc_info is not None]
     assert len(failures) == 1 and "a publication went wrong" in str(failures[0].exc_info[1])
@@ -341,7 +341,7 @@ async def test_the_games_timers_run_on_after_one_of_them_failed_to_settle(tmp_pa
         )
         seen["ran_on"] = True
 
-    with caplog.at_level(logging.ERROR, logger="bot.livepage"):
+    with caplog.at_level(logging.ERROR, logger="bot.app.livepage"):
         await play(tmp_path, scenario)
     assert seen["ran_on"]
     failures = [record for record in caplog.records if record.exc_info is not None]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bot.ratings import MIN_RATED_GAMES, NEW, Rating, counts, described, places, tier, update
+from bot.community.ratings import MIN_RATED_GAMES, NEW, Rating, counts, described, places, tier, update
 
 BETA = 25 / 6  # openskill's default β = σ₀ / 2
 TAU = 25 / 300  # its additive dynamics τ = μ₀ / 300

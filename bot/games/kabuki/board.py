@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.board import GAME_COLOUR, Board, Picture
-from bot.components import GameButton
 from bot.games.kabuki.engine import STACKS
 from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
+from bot.glue.board import GAME_COLOUR, Board, Picture
+from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, t, tn
 
 PICTURE_NAME = "kabuki.png"
@@ -51,7 +51,7 @@ def cards(locale: str, n: int) -> str:
 
 def picture_key(view: View, *, with_reveal: bool = True, locale: str = DEFAULT) -> tuple[Any, ...]:
     """Exactly what the picture shows, so an unchanged picture is never uploaded again; it names
-    the game, since pictures of every game are cached together by key (``bot.board.PICTURES``),
+    the game, since pictures of every game are cached together by key (``bot.glue.board.PICTURES``),
     and the language of its words ("Stack 1", the masks' names)."""
     window = view.get("stop_window")
     current = view["current"]

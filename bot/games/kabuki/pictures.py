@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot import fonts
+from bot.games import fonts
 from bot.games.kabuki.engine import STACKS
 from bot.i18n import DEFAULT, N_, t, tn
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import discord
 
-from bot.board import Board, Picture
-from bot.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
+from bot.glue.board import Board, Picture
+from bot.glue.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.i18n import DEFAULT, N_, t, tn
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)

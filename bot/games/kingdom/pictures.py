@@ -2,7 +2,7 @@
 
 ``card_png(char)`` draws one character card; ``table_png(...)`` the revealed table at the end of
 a round. Both return PNG bytes. The 13 cards are cached here; a table is drawn once per round,
-and the board keeps it with every other game's pictures (``bot.board.PICTURES``, bounded in
+and the board keeps it with every other game's pictures (``bot.glue.board.PICTURES``, bounded in
 bytes: a 16-seat table is ~190 kB).
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot import fonts
+from bot.games import fonts
 from bot.games.kingdom.cards import BY_NAME, CHARACTERS
 from bot.i18n import DEFAULT, N_, shipped, t
 

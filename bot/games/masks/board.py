@@ -16,9 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.board import GAME_COLOUR, Board, Picture
-from bot.components import GameButton
 from bot.games.masks.pictures import board_png, face_png
+from bot.glue.board import GAME_COLOUR, Board, Picture
+from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, N_, duration, t, tn
 
 SLAP = "slap"

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot import fonts
+from bot.games import fonts
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.i18n import DEFAULT, shipped, t
 

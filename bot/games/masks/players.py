@@ -10,7 +10,7 @@ stops waiting for them: it ends the guessing that long after the latest slap. So
 timer (nobody slapped), the Mime and "everyone slapped" all end turns in simulated games.
 Seeded ``random.Random`` is fine here: only the engine must stay free of it.
 
-At a Discord table (``bot.computers``) a computer never sees the card it guesses: it reads the
+At a Discord table (``bot.session.computers``) a computer never sees the card it guesses: it reads the
 emoji the Mime posted (``hints``), well or less well by the game's ``computer_skill``.
 """
 
@@ -121,7 +121,7 @@ def play_game(
     return engine, stats
 
 
-# ------------------------------------------------------------------ in Discord (bot.computers)
+# ------------------------------------------------------------------ in Discord (bot.session.computers)
 
 
 @dataclass(frozen=True)

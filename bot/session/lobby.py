@@ -14,15 +14,15 @@ from typing import Any
 
 import discord
 
-from bot import computers
-from bot.board import CANCEL, Board, closed_board, game_title, lobby_board
-from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
+from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
+from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.components import Press
+from bot.glue.replies import is_moderator, message_link, reply_private
 from bot.i18n import N_, private_locale, t
-from bot.publisher import release
-from bot.rematch import invitation
-from bot.replies import is_moderator, message_link, reply_private
-from bot.sessions import LOBBY, PLAYING, ChannelBusy, Session
+from bot.session import computers
+from bot.session.publisher import release
+from bot.session.rematch import invitation
+from bot.session.sessions import LOBBY, PLAYING, ChannelBusy, Session
 
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000

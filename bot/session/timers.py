@@ -2,7 +2,7 @@
 that come due.
 
 A session waits for at most one instant: its engine's next deadline, a computer seat's next
-move or its turn ping falling due (``bot.turn_pings``), whichever comes first, or a lobby's idle
+move or its turn ping falling due (``bot.session.turn_pings``), whichever comes first, or a lobby's idle
 deadline. It is armed as a bare loop timer
 (``loop.call_later``, an ``Alarm``), and a task is made only when it fires. Presses re-arm after
 every change, yet most leave the deadline where it was (a Kabuki placement inside a round, a slap
@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import computers
-from bot.clock import now_ms
 from bot.engine import Event, IllegalAction
+from bot.glue.clock import now_ms
 from bot.i18n import duration, t
-from bot.sessions import LOBBY, PLAYING, Session
+from bot.session import computers
+from bot.session.sessions import LOBBY, PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.gamecog import GameCog
+    from bot.session.gamecog import GameCog
 
 log = logging.getLogger(__name__)
 

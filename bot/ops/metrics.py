@@ -19,12 +19,12 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from bot.clock import now_ms, snowflake_ms
+from bot.glue.clock import now_ms, snowflake_ms
 
 if TYPE_CHECKING:
     import discord
 
-    from bot.sessions import SessionRegistry
+    from bot.session.sessions import SessionRegistry
 
 log = logging.getLogger(__name__)
 

@@ -15,19 +15,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import computers
-from bot.board import Board, drawn, sign
-from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
+from bot.games.limits import LONGEST_TURN_S
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.games.masks.players import SKILLS
+from bot.glue.board import Board, drawn, sign
+from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, number, private_locale, t
-from bot.sessions import PLAYING, SeatToken, Session
-from bot.words import LONGEST_TURN_S
+from bot.session import computers
+from bot.session.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
+from bot.session.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
 

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import faults
-from bot.board import game_title
-from bot.clock import now_ms
-from bot.publisher import discord_now
-from bot.replies import message_link
-from bot.sessions import PLAYING, Session
+from bot.glue import faults
+from bot.glue.board import game_title
+from bot.glue.clock import now_ms
+from bot.glue.replies import message_link
+from bot.session.publisher import discord_now
+from bot.session.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.gamecog import GameCog
+    from bot.session.gamecog import GameCog
 
 log = logging.getLogger(__name__)
 

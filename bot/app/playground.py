@@ -17,9 +17,9 @@ from typing import Any
 
 import discord
 
-from bot.client import create_bot
-from bot.config import Config
-from bot.livepage import LivePage, RealTimeClock, follow, supervised
+from bot.app.client import create_bot
+from bot.app.config import Config
+from bot.app.livepage import LivePage, RealTimeClock, follow, supervised
 
 log = logging.getLogger(__name__)
 

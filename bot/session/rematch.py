@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.board import JOIN, Board
+from bot.glue.board import JOIN, Board
+from bot.glue.replies import is_moderator, reply_private
 from bot.i18n import DEFAULT, N_, private_locale, t
-from bot.replies import is_moderator, reply_private
-from bot.sessions import LOBBY
+from bot.session.sessions import LOBBY
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
-    from bot.sessions import Session
+    from bot.app.client import GameBot
+    from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
 

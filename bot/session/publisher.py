@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import faults
-from bot.answer import edit_board
-from bot.board import Board
-from bot.components import bind
+from bot.glue import faults
+from bot.glue.answer import edit_board
+from bot.glue.board import Board
+from bot.glue.components import bind
 from bot.i18n import t
-from bot.sessions import PLAYING, Session
+from bot.session.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ full collection is made rare rather than short:
   sessions are never walked again;
 * a full collection only after ``FULL`` collections of the middle generation instead of 10.
   Garbage in cycles waits that long to be freed; the board's view, which was most of it, is no
-  longer a cycle (``bot.publisher.release``), so little waits.
+  longer a cycle (``bot.session.publisher.release``), so little waits.
 
 The two younger generations keep Python's defaults: a larger first generation made each of its
 collections slower (a young object's traversal visits everything it references) without

@@ -12,19 +12,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.answer import send_private
-from bot.board import Board, drawn, sign
-from bot.clock import now_ms, snowflake_ms
-from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import FOLLOWUP_TTL_MS, GameCog
 from bot.games.kingdom import board as render
 from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
+from bot.games.limits import LONGEST_TURN_S
+from bot.glue.answer import send_private
+from bot.glue.board import Board, drawn, sign
+from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, duration, private_locale, t
-from bot.sessions import SeatToken, Session
-from bot.words import LONGEST_TURN_S
+from bot.session.gamecog import FOLLOWUP_TTL_MS, GameCog
+from bot.session.sessions import SeatToken, Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000

@@ -20,7 +20,7 @@ from bot.i18n import DEFAULT, t, translated
 from bot.storage import Standing
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 log = logging.getLogger(__name__)
 

@@ -19,11 +19,11 @@ from typing import Any
 
 import discord
 
-from bot.board import Board
+from bot.community.replays import TITLES, Verdict, history, seat_names, steps, verify
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
+from bot.glue.board import Board
 from bot.i18n import DEFAULT, N_, t, translated
-from bot.replays import TITLES, Verdict, history, seat_names, steps, verify
 from bot.storage import StoredGame
 
 FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me

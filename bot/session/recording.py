@@ -6,16 +6,16 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from bot import computers
-from bot.clock import now_ms
+from bot.community.ratings import places
+from bot.community.replays import HISTORIES, log_record
 from bot.engine import Result
-from bot.ratings import places
-from bot.replays import HISTORIES, log_record
-from bot.sessions import Session
+from bot.glue.clock import now_ms
+from bot.session import computers
+from bot.session.sessions import Session
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
-    from bot.gamecog import GameCog
+    from bot.session.gamecog import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ async def record(cog: GameCog, session: Session, outcome: str, result: Result | 
     if result is not None and session.engine is not None and cog.kind in HISTORIES:
         # A finished engine changes no more, so its record is built off the event loop.
         history = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
-    # Finishing places rate the game (bot/ratings.py); an abandoned game has none.
+    # Finishing places rate the game (bot/community/ratings.py); an abandoned game has none.
     finish = places(scores, result.winners, cog.engine_cls.lower_score_wins) if result else None
     players = [
         PlayerRecord(

@@ -12,16 +12,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import faults
-from bot.components import Press, press_of
-from bot.config import Config
-from bot.gamecog import GameCog, message_link, reply_private
-from bot.gc_tuning import tune_garbage_collector
+from bot.app.config import Config
+from bot.glue import faults
+from bot.glue.components import Press, press_of
 from bot.i18n import CommandTranslator, ServerLanguages, private_locale, t, translated
-from bot.metrics import Metrics
-from bot.publisher import Publishers
-from bot.rematch import PlayAgainButton
-from bot.sessions import SessionRegistry, restored_state
+from bot.ops.gc_tuning import tune_garbage_collector
+from bot.ops.metrics import Metrics
+from bot.session.gamecog import GameCog, message_link, reply_private
+from bot.session.publisher import Publishers
+from bot.session.rematch import PlayAgainButton
+from bot.session.sessions import SessionRegistry, restored_state
 from bot.storage import SavedSession, Storage
 
 log = logging.getLogger(__name__)
@@ -29,9 +29,9 @@ log = logging.getLogger(__name__)
 
 def default_game_cogs() -> list[type[GameCog]]:
     """The games users can play. Imported here so the engines never load discord.py themselves."""
-    from cogs.kabuki import KabukiCog
-    from cogs.kingdom import KingdomCog
-    from cogs.masks import MasksCog
+    from bot.games.kabuki.cog import KabukiCog
+    from bot.games.kingdom.cog import KingdomCog
+    from bot.games.masks.cog import MasksCog
 
     return [KabukiCog, MasksCog, KingdomCog]
 

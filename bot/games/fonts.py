@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-FONT_FILE = Path(__file__).parent / "assets" / "fonts" / "DejaVuSans.ttf"
+FONT_FILE = Path(__file__).parent.parent / "assets" / "fonts" / "DejaVuSans.ttf"
 MISSING = "?"
 # Marks and format characters (a variation selector, a zero-width joiner) take no room of their
 # own: where the font lacks one, it is left out rather than shown as a "?".

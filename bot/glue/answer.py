@@ -29,7 +29,7 @@ from discord.http import MultipartParameters, Route
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-from bot.components import Component
+from bot.glue.components import Component
 
 
 class Rows:

@@ -1,7 +1,7 @@
 """Kabuki in a Discord channel: the slash command, presses turned into engine actions, private news.
 
 The rules live in bot/games/kabuki/engine.py and the board in bot/games/kabuki/board.py; the
-session layer (bot/gamecog.py) runs the lobby, the lock, saving, timers and recording.
+session layer (bot/session/gamecog.py) runs the lobby, the lock, saving, timers and recording.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.board import Board, sign
-from bot.components import Press
 from bot.engine import Action, Event, IllegalAction, Result
-from bot.gamecog import GameCog
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import DECK_SIZE, DEFAULT_OPTIONS, PLAY, KabukiEngine
+from bot.games.limits import LONGEST_TURN_S
+from bot.glue.board import Board, sign
+from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, duration, t
-from bot.sessions import Session
-from bot.words import LONGEST_TURN_S
+from bot.session.gamecog import GameCog
+from bot.session.sessions import Session
 
 # One message, so a translator sees the whole text; /rules shows it in the member's language.
 RULES = N_("""\

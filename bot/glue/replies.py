@@ -8,10 +8,10 @@ from typing import Any
 
 import discord
 
-from bot import faults
-from bot.answer import send_private
+from bot.glue import faults
+from bot.glue.answer import send_private
 from bot.i18n import DEFAULT, t
-from bot.sessions import Session
+from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
 

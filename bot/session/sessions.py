@@ -2,7 +2,7 @@
 
 A ``Session`` is the Discord-side wrapper around one engine: who sits where, the board message,
 the options, and the lock that serializes every press on it. It is plain data plus the lock and
-its timer (``bot.session_timers``), and is saved as JSON after every accepted action so a
+its timer (``bot.session.timers``), and is saved as JSON after every accepted action so a
 restart loses nothing.
 
 The engine's replay log (``"log"`` in every engine's ``to_json()``) only grows, so it is not saved
@@ -27,7 +27,7 @@ from bot.i18n.catalogues import catalogue_locale
 from bot.storage import LogRows, SavedSession, Storage
 
 if TYPE_CHECKING:
-    from bot.session_timers import Alarm
+    from bot.session.timers import Alarm
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -75,12 +75,12 @@ class Session:
     # Secret until the game ends: with the seed it makes the shuffle commitment (bot.engine.replay).
     # Empty for a session saved before commitments existed: its boards show none.
     salt: str = ""
-    # A rematch's lobby asks the finished game's players to join (bot/rematch.py): their ids.
+    # A rematch's lobby asks the finished game's players to join (bot/session/rematch.py): their ids.
     invited: list[int] = field(default_factory=list)
     # The finished game a rematch lobby plays again (its game key): that game's players take a
     # seat here by pressing its Play again. Empty for any other lobby.
     rematch_of: str = ""
-    # Computer seats' next moves (bot/computers.py): seat -> {"at": ms, "action": ...}, and how
+    # Computer seats' next moves (bot/session/computers.py): seat -> {"at": ms, "action": ...}, and how
     # many plans were drawn (each plan's generator is seeded from the seed, seat and this count).
     plans: dict[int, dict[str, Any]] = field(default_factory=dict)
     planned: int = 0

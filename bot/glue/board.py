@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.components import Component, GameButton, make_view
+from bot.glue.components import Component, GameButton, make_view
+from bot.glue.picture_cache import ByteLRU
 from bot.i18n import DEFAULT, N_, t, translated
-from bot.picture_cache import ByteLRU
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
@@ -147,7 +147,7 @@ def lobby_board(
         ),
         GameButton(channel_id, "cancel", label=t(locale, CANCEL), style=discord.ButtonStyle.danger),
     ]
-    if computers:  # the host's: seats for computer players (bot/computers.py)
+    if computers:  # the host's: seats for computer players (bot/session/computers.py)
         items += [
             GameButton(channel_id, "add_computer", label=t(locale, "Add computer"), emoji="🤖", row=1),
             GameButton(channel_id, "remove_computer", label=t(locale, "Remove computer"), row=1),

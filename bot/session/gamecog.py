@@ -2,10 +2,10 @@
 
 A game cog only says how to draw its board, how a press becomes an engine action and how a
 private event reads; everything around it lives here and in the modules it is made of, so all
-games behave alike: one board message edited in place (``bot.publisher``), every press checked
-under the session's lock, state saved after every accepted action, the lobby (``bot.lobby``),
-timers rebuilt after a restart (``bot.session_timers``), and a finished game recorded exactly
-once (``bot.recording``).
+games behave alike: one board message edited in place (``bot.session.publisher``), every press checked
+under the session's lock, state saved after every accepted action, the lobby (``bot.session.lobby``),
+timers rebuilt after a restart (``bot.session.timers``), and a finished game recorded exactly
+once (``bot.session.recording``).
 """
 
 from __future__ import annotations
@@ -19,27 +19,28 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from discord.ext import commands
 
-from bot import computers, faults
-from bot.answer import send_private
-from bot.board import Board, closed_board, game_title
-from bot.clock import now_ms, snowflake_ms
-from bot.components import Press, bind
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
+from bot.glue import faults
+from bot.glue.answer import send_private
+from bot.glue.board import Board, closed_board, game_title
+from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.components import Press, bind
+from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
+from bot.glue.replies import message_link as message_link
+from bot.glue.replies import reply_private
 from bot.i18n import DEFAULT, private_locale, t, tn
-from bot.lobby import LOBBY_PRESSES, Lobby
-from bot.publisher import Publisher, release
-from bot.recording import record
-from bot.rematch import with_play_again
-from bot.replies import is_moderator as is_moderator  # imported from here by cogs
-from bot.replies import message_link as message_link
-from bot.replies import reply_private
-from bot.session_timers import SessionTimers
-from bot.sessions import LOBBY, PLAYING, SeatToken, Session
-from bot.sessions import save as save_session
-from bot.turn_pings import TurnPings
+from bot.session import computers
+from bot.session.lobby import LOBBY_PRESSES, Lobby
+from bot.session.publisher import Publisher, release
+from bot.session.recording import record
+from bot.session.rematch import with_play_again
+from bot.session.sessions import LOBBY, PLAYING, SeatToken, Session
+from bot.session.sessions import save as save_session
+from bot.session.timers import SessionTimers
+from bot.session.turn_pings import TurnPings
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
+    from bot.app.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ class GameCog(Lobby, commands.GroupCog):
         return False
 
     def ping_turn(self, session: Session) -> str | None:
-        """A public name of the turn the running game waits on, for turn pings (``bot.turn_pings``):
+        """A public name of the turn the running game waits on, for turn pings (``bot.session.turn_pings``):
         a new name is a new turn, whose wait starts again; None: it waits for nobody (a reveal, a
         pause). Asked after every change, so it must be cheap. By default a game pings nobody."""
         return None
@@ -216,7 +217,7 @@ class GameCog(Lobby, commands.GroupCog):
 
     @staticmethod
     def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
-        """A private message's controls bound to this game (see ``bot.components.bind``): a game
+        """A private message's controls bound to this game (see ``bot.glue.components.bind``): a game
         sending a panel itself passes it through here."""
         view = message.get("view")
         if view is not None:
