@@ -60,7 +60,7 @@ def postgres_server():
     if bindir is None:
         missing = f"no PostgreSQL server found ({INSTALL_HINT})"
     elif importlib.util.find_spec("asyncpg") is None:
-        missing = "asyncpg is not installed (pip install -e '.[test]')"
+        missing = "asyncpg is not installed (uv sync --locked --extra test)"
     if missing is not None:
         if in_ci():
             pytest.fail(f"CI runs the PostgreSQL tests, but {missing}", pytrace=False)

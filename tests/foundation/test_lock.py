@@ -54,3 +54,11 @@ def test_a_dependency_missing_from_the_lock_is_caught(tmp_path: Path) -> None:
     project.write_text(project.read_text().replace("dependencies = [\n", 'dependencies = [\n    "six",\n', 1))
 
     assert lock_check(tmp_path).returncode != 0
+
+
+def test_the_readme_and_ci_bootstrap_the_locked_uv() -> None:
+    # The first `pip install uv==…` is the one step outside the lock: keep it the lock's own uv.
+    pinned = locked_version(ROOT / "uv.lock", "uv")
+    for script in (ROOT / "README.md", ROOT / ".ci" / "run"):
+        asked = set(re.findall(r"uv==([\w.]+)", script.read_text()))
+        assert asked == {pinned}, f"{script.name} installs uv {asked}, the lock has {pinned}"

@@ -77,7 +77,7 @@ def browser_missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
+        return "playwright is not installed (uv sync --locked --extra test)"
     if not os.path.exists(CHROMIUM):
         return "chromium is not installed (apt-get install chromium)"
     return None
