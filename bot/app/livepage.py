@@ -3,7 +3,7 @@
 SimCord's preview serves a *published* snapshot of the channel: the browser polls it every
 0.5 s, and it changes only when an action from the page (a click, a command) settles, or when
 someone republishes it. Following a live game in it meets three flaws of SimCord 3.2, worked
-around here without patching SimCord (docs/architecture.md, "The playground"):
+around here without patching SimCord (docs/playground.md):
 
 1. ``Preview.refresh()`` is an env operation. A click that reaches the page's server while it
    runs is answered with HTTP 400 and no receipt, and the page locks up ("Action outcome

@@ -1,7 +1,7 @@
 """A season's champions: each game's top three when a season ends (the rating board of the
 archived season), and the champions' role (/settings champion-role) moved to each game's #1.
 
-cogs/standings.py posts them after /season new's confirmation; see docs/architecture.md,
+cogs/standings.py posts them after /season new's confirmation; see docs/standings.md,
 "Ratings and seasons". Discord refuses a role change when the bot lacks Manage Roles or the role
 sits at or above the bot's highest role: that is checked first and said once, in plain words, and
 a refusal Discord still gives stops the moves at once (never a retry).

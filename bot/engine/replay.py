@@ -45,5 +45,5 @@ def commitment(seed: int, salt: str) -> str:
     """What a game's first board shows before any card is dealt: SHA-256 of ``"<salt>:<seed>"``
     (UTF-8, no newline), so ``printf '%s' 'SALT:SEED' | sha256sum`` checks it by hand. The
     48-bit seed alone could be found from its hash by trying them all; the 128-bit secret salt,
-    shown only on the final board with the seed, makes that hopeless (docs/architecture.md)."""
+    shown only on the final board with the seed, makes that hopeless (docs/records.md)."""
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()

@@ -1,5 +1,5 @@
 """The PostgreSQL backend (asyncpg), chosen by ``DATABASE_URL=postgresql://…``: one database shared
-by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/architecture.md, "Storage".
+by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/storage.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The SQLite backend (the default): aiosqlite on one file in WAL mode, plus a direct sqlite3
-writer for the per-press session save. See docs/architecture.md, "Storage".
+writer for the per-press session save. See docs/storage.md.
 """
 
 from __future__ import annotations
