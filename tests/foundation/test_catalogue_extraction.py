@@ -19,6 +19,7 @@ tn["slaps"]
 
 def board(locale, n, name):
     line = t(locale, "Your data") + t(locale, name)  # a message that is no literal: nothing to extract
+    line += f"{name}: {t(locale, 'In an f-string')}"  # Babel's own reader missed these
     return line + tn(locale, "{n} card", "{n} cards", n, card=t["card"])
 """
 
@@ -29,6 +30,7 @@ def test_only_the_codes_calls_are_messages(tmp_path):
     assert [message for message, _line in file_messages(module)] == [
         "The rules",
         "Your data",
+        "In an f-string",
         ("{n} card", "{n} cards"),
     ]
 
