@@ -6,9 +6,9 @@ call, and since Babel 2.19 a keyword followed by ``[`` as well: ``t["mime"]``, a
 in bot/games/masks/simulate.py, became a message to translate. A token stream cannot tell a call
 from a subscript, or a keyword from a variable of the same name, without redoing Python's grammar;
 ``ast`` is that grammar. So this method yields exactly the ``ast.Call`` nodes whose function is
-a keyword's bare name (``t(...)``, ``tn(...)``, ``N_(...)``, inside f-strings too), with each positional argument as a
-string where it is a literal (implicit concatenation included) and None where it is not.
-Everything else stays Babel's: ``babel.messages.extract`` picks the message arguments by the
+a keyword's bare name (``t(...)``, ``tn(...)``, ``N_(...)``, inside f-strings too), with each
+positional argument as a string where it is a literal (implicit concatenation included) and None
+where it is not. Everything else stays Babel's: ``babel.messages.extract`` picks the message arguments by the
 keywords' specs, skips a call whose message is not a literal, and the catalogues are Babel's.
 
 Filtering what Babel's own method yields was the other way: it would have to find the call node
