@@ -4,12 +4,15 @@ tree, used by ``bot.i18n.extract``.
 Babel's ``python`` method reads the token stream and takes a keyword followed by ``(`` for a
 call, and since Babel 2.19 a keyword followed by ``[`` as well: ``t["mime"]``, a dict named ``t``
 in bot/games/masks/simulate.py, became a message to translate. A token stream cannot tell a call
-from a subscript, or a keyword from a variable of the same name, without redoing Python's grammar;
-``ast`` is that grammar. So this method yields exactly the ``ast.Call`` nodes whose function is
-a keyword's bare name (``t(...)``, ``tn(...)``, ``N_(...)``, inside f-strings too), with each
-positional argument as a string where it is a literal (implicit concatenation included) and None
-where it is not. Everything else stays Babel's: ``babel.messages.extract`` picks the message arguments by the
-keywords' specs, skips a call whose message is not a literal, and the catalogues are Babel's.
+from a subscript or an attribute without redoing Python's grammar; ``ast`` is that grammar. So
+this method yields exactly the ``ast.Call`` nodes whose function is a keyword's bare name
+(``t(...)``, ``tn(...)``, ``N_(...)``, inside f-strings too), with each positional argument as a
+string where it is a literal (implicit concatenation included) and None where it is not. A dict,
+list or loop variable named ``t`` is never called, so it is never a message; a function of
+another module named ``t`` would be, and the code has none (it would show as an untranslated
+message in the catalogue tests). Everything else stays Babel's: ``babel.messages.extract`` picks
+the message arguments by the keywords' specs and skips a call whose message is not a literal, and
+the catalogues are Babel's.
 
 Filtering what Babel's own method yields was the other way: it would have to find the call node
 of each result anyway, matched by line (a line may hold both ``t(...)`` and ``t[...]``), and
