@@ -174,6 +174,17 @@ def test_every_catalogue_states_the_projects_plural_rule_and_fills_its_forms(cod
                 assert len(message.string) == catalogue.num_plurals, (path.name, message.id)
 
 
+def test_the_check_fails_when_a_catalogue_states_another_plural_rule(monkeypatch, capsys):
+    # As if the project had decided on Babel 2.19's three French forms: every French file now
+    # states the wrong rule, and CI's check says so (the extractor would rewrite the headers).
+    three = "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"
+    monkeypatch.setattr(
+        "bot.i18n.extract.plural_forms", lambda code: three if code == "fr" else plural_forms(code)
+    )
+    assert main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("code", shipped())
 def test_each_plural_rule_is_cldrs_for_every_count_the_bot_shows(code):
     # "one" in CLDR is the first form; every other category ("many": round millions in French)
