@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-from bot.i18n.plurals import plural_forms
+from bot.i18n.plurals import with_plural_rule
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 DEFAULT = "en"
@@ -46,9 +46,8 @@ def compiled(catalog: Catalog, code: str, domain: str | None = None) -> Translat
     """``catalog`` compiled in memory, counting by the project's plural rule for ``code``
     (bot/i18n/plurals.py) whatever its header or the installed Babel says: every area of a
     language then picks its plural forms alike."""
-    catalog.mime_headers = [("Plural-Forms", plural_forms(code))]
     out = io.BytesIO()
-    write_mo(out, catalog)  # fuzzy entries are left out: a guess is not a translation
+    write_mo(out, with_plural_rule(catalog, code))  # fuzzy entries are left out: a guess is not a translation
     out.seek(0)
     return Translations(out, domain=domain)
 

@@ -10,8 +10,9 @@ command tree, because the cogs' decorators hold them as plain English). Each lan
 ``<area>.po`` is then updated from its template as ``pybabel update`` does: new messages come in
 untranslated, changed ones are kept as fuzzy guesses (never shown), vanished ones are kept as
 obsolete (``#~``); a language without an area's file yet gets one. Every language's file states
-the project's plural rule (``bot/i18n/plurals.py``), never the installed Babel's. Only the areas whose messages
-changed are written, so helpers converting different areas do not touch each other's files.
+the project's plural rule (``bot/i18n/plurals.py``), never the installed Babel's. Only the areas
+whose messages changed are written, so helpers converting different areas do not touch each
+other's files.
 ``--check`` changes nothing and fails if a template is out of date or a catalogue states another
 plural rule (run it in CI).
 """
@@ -31,7 +32,7 @@ from babel.messages.pofile import read_po, write_po
 from bot.i18n.areas import COMMANDS, SOURCES, area_of, areas
 from bot.i18n.calls import extract_calls
 from bot.i18n.catalogues import DEFAULT, LOCALE_DIR, shipped
-from bot.i18n.plurals import plural_forms
+from bot.i18n.plurals import plural_forms, with_plural_rule
 
 ROOT = LOCALE_DIR.parent.parent
 # t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message)
@@ -79,11 +80,6 @@ def _empty(locale: str | None = None) -> Catalog:
 
 def _po_path(code: str, area: str) -> Path:
     return LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po"
-
-
-def _with_our_plurals(catalog: Catalog, code: str) -> Catalog:
-    catalog.mime_headers = [("Plural-Forms", plural_forms(code))]
-    return catalog
 
 
 def _plural_drift(area: str) -> list[str]:
@@ -148,7 +144,7 @@ def _update(area: str, fresh: Catalog) -> None:
         else:
             catalog = _empty(code)
         # Before the update: it fits each plural entry's forms to the catalogue's count.
-        _with_our_plurals(catalog, code).update(fresh, update_header_comment=False)
+        with_plural_rule(catalog, code).update(fresh, update_header_comment=False)
         path.write_bytes(_po_text(catalog, include_lineno=False))
 
 

@@ -12,6 +12,8 @@ The bot counts cards, tokens, rounds and games, never round millions, so French 
 
 from __future__ import annotations
 
+from babel.messages.catalog import Catalog
+
 PLURAL_FORMS: dict[str, str] = {
     "en": "nplurals=2; plural=(n != 1);",
     "de": "nplurals=2; plural=(n != 1);",
@@ -28,3 +30,9 @@ def plural_forms(code: str) -> str:
         raise LookupError(
             f"no plural rule for {code!r}: add one to bot/i18n/plurals.py (docs/architecture.md, Languages)"
         ) from None
+
+
+def with_plural_rule(catalog: Catalog, code: str) -> Catalog:
+    """``catalog`` (as read, or new) stating the project's rule for ``code`` from now on."""
+    catalog.mime_headers = [("Plural-Forms", plural_forms(code))]
+    return catalog
