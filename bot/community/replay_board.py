@@ -23,7 +23,7 @@ from bot.community.replays import TITLES, Verdict, history, seat_names, steps, v
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
 from bot.glue.board import Board
-from bot.i18n import DEFAULT, N_, t, translated
+from bot.i18n import DEFAULT, N_, t, tn, translated
 from bot.storage import StoredGame
 
 FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me
@@ -145,22 +145,28 @@ def verdict_line(verdict: Verdict, locale: str) -> str:
         return t(locale, "⚠️ Shuffle not verified: {problem}", problem=verdict.problem)
     fields = {"game": title_of(verdict.game, locale), "seed": verdict.seed, "cards": verdict.cards}
     if verdict.commitment is None:
-        return t(
+        return tn(
             locale,
             "✅ Shuffle verified: {game}, seed {seed}: no commitment in this record (a simulated game); "
-            "all {cards} cards were dealt as the seed deals them, and all {steps} steps replay through "
+            "all {cards} cards were dealt as the seed deals them, and its {n} step replays through "
+            "the engine and follows the rules",
+            "✅ Shuffle verified: {game}, seed {seed}: no commitment in this record (a simulated game); "
+            "all {cards} cards were dealt as the seed deals them, and all {n} steps replay through "
             "the engine and follow the rules",
-            steps=verdict.steps,
+            verdict.steps,
             **fields,
         )
-    return t(
+    return tn(
         locale,
         "✅ Shuffle verified: {game}, seed {seed}: the commitment {commitment} is SHA-256 of "
-        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and all {steps} steps "
+        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and its {n} step "
+        "replays through the engine and follows the rules",
+        "✅ Shuffle verified: {game}, seed {seed}: the commitment {commitment} is SHA-256 of "
+        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and all {n} steps "
         "replay through the engine and follow the rules",
+        verdict.steps,
         commitment=verdict.commitment,
         salt=verdict.salt,
-        steps=verdict.steps,
         **fields,
     )
 

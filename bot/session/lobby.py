@@ -18,7 +18,7 @@ from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press
 from bot.glue.replies import is_moderator, message_link, reply_private
-from bot.i18n import N_, private_locale, t
+from bot.i18n import N_, private_locale, t, tn
 from bot.session import computers
 from bot.session.publisher import release
 from bot.session.rematch import invitation
@@ -239,13 +239,14 @@ class Lobby:
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
         if not low <= count <= high:
-            text = t(
+            text = tn(
                 private_locale(interaction),
-                "{game} needs {low}–{high} players; {count} seated.",
+                "{game} needs {low}–{high} players; {n} seated.",
+                "{game} needs {low}–{high} players; {n} seated.",
+                count,
                 game=game_title(private_locale(interaction), self.title),
                 low=low,
                 high=high,
-                count=count,
             )
             return await self._refuse(interaction, "lobby", text)
         now = snowflake_ms(interaction.id)

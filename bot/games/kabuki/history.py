@@ -105,12 +105,13 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
     command-line ``replay``, the viewer's language on ``/replay``)."""
     kind = entry["e"]
     if kind == "round":
-        return t(
+        return tn(
             locale,
-            "Round {round}: the deck is shuffled; {name} starts, {tokens} tokens each",
+            "Round {round}: the deck is shuffled; {name} starts, {n} token each",
+            "Round {round}: the deck is shuffled; {name} starts, {n} tokens each",
+            entry["tokens"],
             round=entry["round"],
             name=names[entry["first"]],
-            tokens=entry["tokens"],
         )
     if kind == "place":
         placed = {
@@ -124,10 +125,11 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
     if kind == "stop":
         challenger = names[entry["challenger"]]
         outcome = (
-            t(
+            tn(
                 locale,
-                "{k} matching below: {placer} gives {moved} to {challenger}",
-                k=entry["k"],
+                "{n} matching below: {placer} gives {moved} to {challenger}",
+                "{n} matching below: {placer} gives {moved} to {challenger}",
+                entry["k"],
                 placer=names[entry["placer"]],
                 moved=entry["moved"],
                 challenger=challenger,

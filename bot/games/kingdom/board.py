@@ -533,7 +533,7 @@ def standings_lines(
         crown = " 🏆" if s in winners else ""
         count = _tokens(view["mode"], tokens[s])
         if view["mode"] == "only-one":
-            count = t(locale, "{tokens} left", tokens=count)
+            count = tn(locale, "{tokens} left", "{tokens} left", tokens[s], tokens=count)
         gone = " · " + t(locale, "out") if s in view["eliminated"] and s not in winners else ""
         lines.append(f"`{place}.` **{names[s]}** — {count}{gone}{crown}")
     return lines

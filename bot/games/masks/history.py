@@ -14,7 +14,7 @@ from bot.engine.replay import ReplayError
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import monster_name
 from bot.games.masks.simulate import game_record
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, t, tn
 
 
 def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
@@ -37,10 +37,11 @@ def rerun(
         real = monster_name(engine.dealt[k]) if k < len(engine.dealt) else "nothing"
         raise ReplayError(f"card {k + 1} of the deck is {shown} in the record, the seed deals {real}")
     yield (
-        t(
+        tn(
             locale,
-            "The deck is shuffled: {cards} cards; {name} is the first Mime",
-            cards=len(deck),
+            "The deck is shuffled: {n} card; {name} is the first Mime",
+            "The deck is shuffled: {n} cards; {name} is the first Mime",
+            len(deck),
             name=names[0],
         ),
         engine,
