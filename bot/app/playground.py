@@ -38,7 +38,7 @@ async def run_playground(
     Path(database).parent.mkdir(parents=True, exist_ok=True)
     # One shard: SimCord, like Discord, needs a count, and the playground is one small server.
     config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING", shard_count=1)
-    bot = create_bot(config, game_cogs=game_cogs)
+    bot = create_bot(config, games=game_cogs)
     try:
         await _serve(bot, port=port, open_browser=open_browser, ready=ready)
     finally:

@@ -24,10 +24,14 @@ from bot.i18n import DEFAULT
 
 
 def history(kind: str) -> ModuleType:
+    """``kind``'s history module; a ReplayError naming the game if it is unknown or keeps none."""
     try:
-        return registry.get(kind).history_module()
+        game = registry.get(kind)
     except registry.GameError as error:
         raise ReplayError(str(error)) from None
+    if game.history is None:
+        raise ReplayError(f"{game.title} keeps no record of its games")
+    return game.part("history")
 
 
 def title(kind: str) -> str:
@@ -89,8 +93,11 @@ def record_problem(rec: Any) -> str:
             return f'not a game record: its "{key}" is {json.dumps(rec[key])}, not a {_json_kind(kind())}'
     if rec["format"] != LOG_FORMAT:
         return f"a format {rec['format']} record: this bot reads format {LOG_FORMAT}"
-    if rec["game"] not in registry.games():
+    game = registry.games().get(rec["game"])
+    if game is None:
         return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(registry.games())})"
+    if game.history is None:
+        return f"a record of {game.title}, which keeps no record of its games here"
     return ""
 
 

@@ -19,15 +19,17 @@ import functools
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from bot.engine.protocol import GameEngine
 
 # What each part must hold; a part that names a module missing one is refused by ``check``.
 HISTORY_FUNCTIONS = ("log_record", "rerun", "dealt_cards", "hidden", "replay_board")
-REQUIRED = ("engine", "cog", "history", "checker", "rules")
-OPTIONAL = ("computers", "simulator")
+REQUIRED = ("engine", "cog", "rules")
+# Optional: without ``history`` and ``checker`` (a pair: one without the other is refused) a
+# game's finished games keep no record, so ``/replay`` and ``verify`` say they have none of it;
+# without ``computers`` its lobby offers no computer; without ``simulator``, ``simulate`` says so.
+OPTIONAL = ("history", "checker", "computers", "simulator")
 
 
 class GameError(LookupError):
@@ -41,9 +43,9 @@ class GameDescriptor:
 
     engine: type[GameEngine]
     cog: str  # a discord.py extension: the module ends with ``async def setup(bot)``
-    history: str  # a module with HISTORY_FUNCTIONS: the record, its replay, the replay's board
-    checker: str  # "module:function": the rules read again from a record, for ``verify``
     rules: str  # the rules document, relative to the repository: "docs/kabuki.md"
+    history: str | None = None  # a module with HISTORY_FUNCTIONS: the record, its replay and board
+    checker: str | None = None  # "module:function": the rules read again from a record, for ``verify``
     computers: str | None = None  # a module with ``plan`` (and ``observe`` if a computer remembers)
     simulator: str | None = None  # a module with ``main(argv)``: ``python -m bot simulate <id>``
     sources: tuple[str, ...] = ()  # the catalogue area's files; default: the package's folder
@@ -74,9 +76,6 @@ class GameDescriptor:
         module, _, attribute = where.partition(":")
         loaded = importlib.import_module(module)
         return getattr(loaded, attribute) if attribute else loaded
-
-    def history_module(self) -> ModuleType:
-        return self.part("history")
 
 
 _EXTRA: dict[str, GameDescriptor] = {}
@@ -156,6 +155,8 @@ def get(id: str) -> GameDescriptor:
 def missing(game: GameDescriptor) -> list[str]:
     """What ``game`` lacks, each said in a few words ("" parts are fine): empty when whole."""
     problems = [f"no {name}" for name in REQUIRED if not getattr(game, name)]
+    if (game.history is None) != (game.checker is None):
+        problems.append("a history without a checker, or a checker without a history (verify needs both)")
     for name in ("kind", "title", "min_players", "max_players"):
         if not getattr(game.engine, name, None):
             problems.append(f"its engine has no {name}")

@@ -25,16 +25,13 @@ from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
 
-from bot.games.kabuki.cog import KabukiCog
-from bot.games.kingdom.cog import KingdomCog
-from bot.games.masks.cog import MasksCog
 from bot.glue import faults
 from bot.glue.components import bind
 from bot.session import lobby
 from bot.session.sessions import PLAYING
 from bot.session.timers import SessionTimers
 
-COGS = [KabukiCog, MasksCog, KingdomCog]
+COGS = ["kabuki", "masks", "kingdom"]
 SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (tests/conftest.py)
 EPHEMERAL = 64
 # The driver moves the clock itself (``advance_time``): SimCord's real-time fallback for a bare

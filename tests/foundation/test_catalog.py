@@ -7,9 +7,9 @@ import pytest
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    from bot.app.client import default_game_cogs
+    from bot.games import registry
 
-    return make_bot(default_game_cogs())
+    return make_bot(list(registry.builtin()))
 
 
 async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world):

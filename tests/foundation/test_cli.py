@@ -9,7 +9,7 @@ import urllib.request
 
 import discord
 import pytest
-from tapgame import TapCog
+from tapgame import TAP
 
 from bot import __main__ as cli
 from bot.app.playground import run_playground
@@ -81,7 +81,7 @@ async def test_the_playground_serves_the_channel_and_keeps_real_time(tmp_path):
         seen["members"] = [m.name for m in members]
 
     await run_playground(
-        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TapCog]
+        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TAP]
     )
     assert seen["status"] == 200
     assert {"help", "tap new", "leaderboard", "end"} <= set(seen["commands"])

@@ -10,16 +10,13 @@ import pytest
 from simcord_clock import clock_held_still
 from test_lobby import field
 
-from bot.games.kabuki.cog import KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
-from bot.games.kingdom.cog import KingdomCog
 from bot.games.kingdom.engine import KingdomEngine
-from bot.games.masks.cog import MasksCog
 from bot.games.masks.engine import MasksEngine
 from bot.session import computers
 from bot.session.sessions import PLAYING
 
-COGS = [KabukiCog, MasksCog, KingdomCog]
+COGS = ["kabuki", "masks", "kingdom"]
 
 
 @pytest.fixture

@@ -14,16 +14,13 @@ from test_verify_replay import RECORDS, swap_two_cards
 from bot import __main__ as cli
 from bot.community.replay_board import FACE_UP_TITLE, public_board, replay_moments
 from bot.community.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
-from bot.community.replays import TITLES, steps, verify
+from bot.community.replays import steps, title, verify
 from bot.games.kabuki.board import mask
-from bot.games.kabuki.cog import KabukiCog
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
-from bot.games.kingdom.cog import KingdomCog
-from bot.games.masks.cog import MasksCog
 from bot.games.masks.faces import monster_name
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
-GAMES = [KabukiCog, MasksCog, KingdomCog]
+GAMES = ["kabuki", "masks", "kingdom"]
 ENDED_MS = 1_700_000_000_000  # 2023-11-14 22:13 UTC
 
 
@@ -113,7 +110,7 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     shown = await alice.slash(world.channel, "replay")
     assert shown.ephemeral
     assert (
-        f"**Replay: {TITLES[kind]}**" in shown.response.content
+        f"**Replay: {title(kind)}**" in shown.response.content
         and f"<#{world.channel.id}>" in shown.response.content
     )
     assert "✅ Shuffle verified:" in shown.response.content

@@ -325,7 +325,7 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
 
     monkeypatch.setattr(pictures, "_card_image", recording_card_image)
     card_png.cache_clear()
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
     # Every card in every shipped language: a card's words are drawn in its reader's language.
     assert card_png.cache_info().currsize == 13 * len(shipped())
     assert len(drawn_on) == 13 * len(shipped()) and threading.main_thread() not in drawn_on
@@ -454,7 +454,7 @@ async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
     await press(env, channel, members[engine.active], {"type": "stand"})
     saved = engine.to_json()
 
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
 
     restored = engine_of(env, channel)
     assert restored is not engine and restored.to_json() == saved
@@ -485,7 +485,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
     saved = engine_of(env, channel).to_json()
     assert len(saved["log"]) > 6
 
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
 
     assert engine_of(env, channel).to_json() == saved
     engine = await play_to_the_end(world, members, seed=7, check_secrecy=False)
