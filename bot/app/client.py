@@ -83,7 +83,7 @@ class GameBot(commands.AutoShardedBot):
         return cog.title if cog is not None else kind
 
     def new_commands(self, locale: str) -> str:
-        """Each game's ``new`` command as members of ``locale`` type it: `/kabuki neu`."""
+        """Each game's ``new`` command as members of ``locale`` type it (`/<game> neu` in German)."""
 
         def name(word: str) -> str:
             return translated(locale, word, "command name") or word
