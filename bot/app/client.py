@@ -65,8 +65,8 @@ class GameBot(commands.AutoShardedBot):
         )
         # Message edits are never used (boards are read back from the game, not from Discord), yet
         # with the messages intent every board edit comes back as MESSAGE_UPDATE, which discord.py
-        # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (Masks'
-        # emoji mode); the edits are dropped unread.
+        # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (a game that
+        # reads what members write: an emoji-only Mime); the edits are dropped unread.
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
         self.config = config
         self.sessions = SessionRegistry()
