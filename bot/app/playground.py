@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import webbrowser
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,12 @@ async def run_playground(
             await storage.close()
 
 
+def new_commands(games: Iterable[str]) -> str:
+    """Each game's ``new`` command, as the playground's hint names them: "/a new, /b new or /c new"."""
+    commands = [f"/{game} new" for game in games]
+    return " or ".join(filter(None, [", ".join(commands[:-1]), *commands[-1:]]))
+
+
 async def _serve(
     bot: Any, *, port: int | None, open_browser: bool, ready: Callable[..., Awaitable[None]] | None
 ) -> None:
@@ -67,9 +73,7 @@ async def _serve(
         async with env.preview(channel, viewers=members, layout="channel", port=port) as preview:
             print("\nThe playground is running: open this address in your browser")
             print(f"  {preview.url}\n")
-            print(
-                "Use 'Viewing as' to switch member. Try /help, then /kabuki new, /masks new or /kingdom new."
-            )
+            print(f"Use 'Viewing as' to switch member. Try /help, then {new_commands(bot.game_cogs)}.")
             print("Press Ctrl+C to stop.")
             if open_browser:
                 with contextlib.suppress(Exception):
