@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import importlib.util
 import os
+import pkgutil
 import sys
 import uuid
 from dataclasses import dataclass
@@ -21,6 +23,11 @@ from tapgame import TAP  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+
+# The test-only games (tests/games) register themselves as they are imported: every test that loops
+# over the registered games plays them too, and adding one needs no edit here.
+for _game in pkgutil.iter_modules([str(Path(__file__).parent / "games")]):
+    importlib.import_module(f"games.{_game.name}")
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
