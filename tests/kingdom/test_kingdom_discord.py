@@ -31,7 +31,6 @@ from bot.games.kingdom import board as kingdom_board  # noqa: E402
 from bot.games.kingdom import pictures  # noqa: E402
 from bot.games.kingdom.board import POWERS  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF, TRADER  # noqa: E402
-from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from bot.i18n import shipped  # noqa: E402
@@ -220,13 +219,15 @@ async def test_the_deck_order_reaches_no_member(world, monkeypatch):
     """The engine tells the shuffle and the deck after a draw to nobody (``to=()``): the session
     layer renders them for no seat, while the cards received still go to their holders."""
     rendered = []
-    real = KingdomCog.render_private
+    # The bot's own class: discord.py runs an extension's module anew for each bot it loads.
+    cog_class = type(world.env.bot.game_cogs["kingdom"])
+    real = cog_class.render_private
 
     def spy(self, session, seat, event):
         rendered.append(event.kind)
         return real(self, session, seat, event)
 
-    monkeypatch.setattr(KingdomCog, "render_private", spy)
+    monkeypatch.setattr(cog_class, "render_private", spy)
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)
     engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
