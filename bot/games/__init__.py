@@ -3,6 +3,6 @@ and simulator; each package's ``__init__`` ends with its ``GAME`` descriptor, wh
 ``bot.games.registry`` finds (docs/adding-a-game.md). Shared by the games: ``fonts`` and
 ``limits``.
 May import: ``bot.engine`` and ``bot.i18n`` (engines, histories, players); ``bot.glue`` (boards);
-``bot.session`` (cogs only, through ``bot.session.gamecog``). Nothing outside a game's package
+``bot.session`` (cogs only). Nothing outside a game's package
 imports it by name: everything reads the registry.
 """
