@@ -14,7 +14,6 @@ from typing import Any, Self
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
 from bot.games.registry import GameDescriptor
@@ -177,9 +176,7 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
         return True
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(TapCog(bot))
-
-
-# No history, checker, computers or simulator: the session layer's tests need none of them.
-TAP = GameDescriptor(engine=TapEngine, cog="tapgame", rules="tests/tapgame.py")
+# No history, checker, computers or simulator: the session layer's tests need none of them. Its
+# extension is a module of its own: discord.py runs an extension's module anew for every bot, and
+# tests patch TapEngine and TapCog as this module defines them.
+TAP = GameDescriptor(engine=TapEngine, cog="tap_extension", rules="tests/tapgame.py")
