@@ -3,11 +3,12 @@
 A computer seat's user id is negative (-1, -2, ...; Discord ids are positive), so a session, its
 JSON and every seat lookup need nothing new, and its name says what it is ("🤖 Robo 1").
 
-What a computer does is ``plan``: a pure function of the seat's own ``view`` and legal actions
-(exactly what that seat's buttons and private messages could show a person, never the engine's
-hidden state), what it remembers of the public events (Kabuki only: ``observe``) and a seeded
-generator, returning the action and how long a person would take to
-make it (a think time on turns, a reaction time for races). The session layer keeps each plan
+What a computer does is its game's policy (the descriptor's ``computers``, e.g.
+``bot.games.kabuki.players``): ``plan``, a pure function of the seat's own ``view`` and legal
+actions (exactly what that seat's buttons and private messages could show a person, never the
+engine's hidden state), what it remembers of the public events (the policy's ``observe``, Kabuki's
+only) and a seeded generator, returning the action and how long a person would take to make it
+(a think time on turns, a reaction time for races). The session layer keeps each plan
 with the session, so a restart carries it over, and applies it through its timer as if pressed.
 
 Besides pressing, a computer may say something at the table (a ``SAY`` action: a Monster Masks
