@@ -9,6 +9,7 @@ import re
 
 import pytest
 from conftest import build_world
+from language_checks import EMBED_TOTAL, LIMITS
 from test_verify_replay import REPLAYED, record_of, swap_two_cards
 
 from bot import __main__ as cli
@@ -364,3 +365,20 @@ async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifie
     assert cli.main(["verify", str(path)]) == 1  # stripped of its commitment, it no longer passes
     last = (await alice.click(page, label="⏭")).response
     assert "game over" in last.embeds[0].title and not LIVE.search(embeds_text(last))
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_every_replay_board_of_every_registered_game_fits_discords_limits(kind):
+    """Its embed, the only part of it a page shows, with the longest names a seat can have."""
+    rec = record_of(kind)
+    names = ["a-member-with-a-long-display-name"[: 32 - s] for s in range(rec["players"])]
+    for text, engine in steps(rec, names):
+        board = history(kind).replay_board(engine, names, "k1")
+        embed = board.embed
+        assert (
+            len(embed.title or "") <= LIMITS["title"]
+            and len(embed.description or "") <= LIMITS["description"]
+        )
+        assert len(embed.fields) <= 25 and len(embed) <= EMBED_TOTAL, text
+        for field in embed.fields:
+            assert len(field.name) <= LIMITS["field_name"] and len(field.value) <= LIMITS["field_value"], text
