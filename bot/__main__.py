@@ -5,16 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import io
 import logging
 import sys
 
-SIMULATORS = {
-    "kabuki": "bot.games.kabuki.simulate",
-    "masks": "bot.games.masks.simulate",
-    "kingdom": "bot.games.kingdom.simulate",
-}
+from bot.games import registry
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -59,7 +54,7 @@ def run_bot() -> int:
             file=sys.stderr,
         )
         return 1
-    except (StorageUnavailable, MetricsUnavailable) as error:
+    except (StorageUnavailable, MetricsUnavailable, registry.GameError) as error:
         print(error, file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
@@ -188,16 +183,24 @@ def _refuse(problem: str) -> int:
 HELP = ("-h", "--help")
 
 
-def _simulator_usage(game: str) -> str:
+def _simulator_usage(game: registry.GameDescriptor) -> str:
     """A simulator's own usage line, as its parser prints it: each simulator owns its options."""
+    if game.simulator is None:
+        return (
+            f"usage: python -m bot simulate {game.id}\n  {game.id}: {NO_SIMULATOR.format(title=game.title)}"
+        )
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        importlib.import_module(SIMULATORS[game]).main(["--help"])
-    return out.getvalue().split("\n\n")[0]  # argparse prints the usage first, then a blank line
+        game.part("simulator").main(["--help"])
+    usage = out.getvalue().split("\n\n")[0]  # argparse prints the usage first, then a blank line
+    return f"{usage}\n  {game.id}: computer players play whole games"
+
+
+NO_SIMULATOR = "{title} has no simulator"
 
 
 def usage(*, simulators_only: bool = False) -> str:
-    parts = [f"{_simulator_usage(game)}\n  {game}: computer players play whole games" for game in SIMULATORS]
+    parts = [_simulator_usage(game) for game in registry.games().values()]
     if not simulators_only:
         parts[:0] = [
             "usage: python -m bot [run]\n  run the bot on Discord (needs DISCORD_TOKEN, see .env.example)",
@@ -226,10 +229,17 @@ def main(argv: list[str] | None = None) -> int:
         if args[1:2] and args[1] in HELP:
             print(usage(simulators_only=True))
             return 0
-        if len(args) < 2 or args[1] not in SIMULATORS:
+        if len(args) < 2:
             print(usage(simulators_only=True), file=sys.stderr)
             return 2
-        return importlib.import_module(SIMULATORS[args[1]]).main(args[2:])
+        try:
+            game = registry.get(args[1])
+        except registry.GameError as error:
+            print(f"{error}\n\n{usage(simulators_only=True)}", file=sys.stderr)
+            return 2
+        if game.simulator is None:
+            return _refuse(NO_SIMULATOR.format(title=game.title))
+        return game.part("simulator").main(args[2:])
     problem = "run takes no options" if args[0] == "run" else f"Unknown command {args[0]!r}."
     print(f"{problem}\n\n{usage()}", file=sys.stderr)
     return 2

@@ -500,3 +500,10 @@ class GeneralCog(commands.Cog):
                     raise
 
         return [leaderboard, stats, rules, help_, end, board]
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (``bot.app.client.SHARED_COGS``), after the games' cogs:
+    its ``game:`` choices list the games loaded."""
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(GeneralCog(bot))

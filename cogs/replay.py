@@ -331,3 +331,9 @@ class ReplayCog(commands.Cog):
             if current.casefold() in choice.name.casefold():
                 choices.append(choice)
         return choices[:25]
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (``bot.app.client.SHARED_COGS``)."""
+    bot.add_dynamic_items(ReplayButton)
+    await bot.add_cog(ReplayCog(bot))

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import webbrowser
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ async def run_playground(
     Path(database).parent.mkdir(parents=True, exist_ok=True)
     # One shard: SimCord, like Discord, needs a count, and the playground is one small server.
     config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING", shard_count=1)
-    bot = create_bot(config, game_cogs=game_cogs)
+    bot = create_bot(config, games=game_cogs)
     try:
         await _serve(bot, port=port, open_browser=open_browser, ready=ready)
     finally:
@@ -47,6 +47,12 @@ async def run_playground(
         storage = getattr(bot, "storage", None)
         if storage is not None:
             await storage.close()
+
+
+def new_commands(games: Iterable[str]) -> str:
+    """Each game's ``new`` command, as the playground's hint names them: "/a new, /b new or /c new"."""
+    commands = [f"/{game} new" for game in games]
+    return " or ".join(filter(None, [", ".join(commands[:-1]), *commands[-1:]]))
 
 
 async def _serve(
@@ -67,9 +73,7 @@ async def _serve(
         async with env.preview(channel, viewers=members, layout="channel", port=port) as preview:
             print("\nThe playground is running: open this address in your browser")
             print(f"  {preview.url}\n")
-            print(
-                "Use 'Viewing as' to switch member. Try /help, then /kabuki new, /masks new or /kingdom new."
-            )
+            print(f"Use 'Viewing as' to switch member. Try /help, then {new_commands(bot.game_cogs)}.")
             print("Press Ctrl+C to stop.")
             if open_browser:
                 with contextlib.suppress(Exception):

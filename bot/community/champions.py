@@ -10,17 +10,24 @@ a refusal Discord still gives stops the moves at once (never a retry).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
 from bot.i18n import DEFAULT, t, translated
-from bot.storage import Standing
+from bot.storage import Standing, Storage
 
-if TYPE_CHECKING:
-    from bot.app.client import GameBot
+
+class GameBot(Protocol):
+    """The bot as a season's end needs it: its standings, its games and Discord's role calls
+    (``bot.app.client.GameBot`` is one; community sits below the application)."""
+
+    storage: Storage
+    game_cogs: Mapping[str, Any]  # each game's cog: its ``title`` and ``engine_cls``
+    http: Any
+
 
 log = logging.getLogger(__name__)
 

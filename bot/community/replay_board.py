@@ -12,14 +12,13 @@ drawn as a replay's (``live=False``): no deadlines, no instructions to press any
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.community.replays import TITLES, Verdict, history, seat_names, steps, verify
+from bot.community.replays import Verdict, history, seat_names, steps, title, verify
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
 from bot.glue.board import Board
@@ -28,7 +27,6 @@ from bot.storage import StoredGame
 
 FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me
 FACE_UP_TITLE = N_("Face up (the game is over)")
-NO_CHANNEL = 0  # the boards' own buttons are dropped: a replay has only its navigation buttons
 EMBED_TOTAL = 6000  # Discord: all embeds of a message together
 CONTENT_MAX = 2000
 
@@ -61,41 +59,19 @@ def replay_names(stored: StoredGame, players: int, locale: str = DEFAULT) -> lis
     return seat_names({"players": players}, given)
 
 
-def _drawn(draw: Callable[..., Board], *args: Any, locale: str, **kwargs: Any) -> Board:
-    """``draw`` in ``locale`` where the game's renderer speaks languages (its ``locale=``
-    keyword: Kabuki's today), else in English as it draws."""
-    if "locale" in inspect.signature(draw).parameters:
-        kwargs["locale"] = locale
-    return draw(*args, **kwargs)
-
-
 def public_board(
     kind: str, engine: GameEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT
 ) -> Board:
     """The board the channel saw at that moment, from the public view alone; the final board
-    once the game is over."""
-    view: Any = engine.view(None)
-    if kind == "kabuki":
-        from bot.games.kabuki import board as kabuki
-
-        return _drawn(kabuki.render, view, names, NO_CHANNEL, final=engine.is_over, live=False, locale=locale)
-    if kind == "masks":
-        from bot.games.masks import board as masks
-
-        if engine.is_over:
-            return _drawn(masks.render_final, view, names, locale=locale)
-        return _drawn(masks.render, NO_CHANNEL, view, names, live=False, locale=locale)
-    from bot.games.kingdom import board as kingdom
-
-    if engine.is_over:
-        return _drawn(kingdom.final_board, view, names, engine.result().winners, game_key, locale=locale)
-    return _drawn(kingdom.kingdom_board, view, names, NO_CHANNEL, game_key, live=False, locale=locale)
+    once the game is over: drawn by the game's own history (``replay_board``). An unknown game
+    is a ReplayError naming it, never drawn with another game's code."""
+    return history(kind).replay_board(engine, names, game_key, locale)
 
 
 def title_of(kind: str, locale: str) -> str:
     """A game's name as its slash command's ``game:`` choice shows it in ``locale``."""
-    title = TITLES.get(kind, kind)
-    return translated(locale, title, "command") or title
+    name = title(kind)
+    return translated(locale, name, "command") or name
 
 
 def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayPage:

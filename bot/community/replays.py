@@ -5,12 +5,12 @@ A record is the format the simulators write (``python -m bot simulate GAME --jso
 played on Discord adds ``salt`` and ``commitment``: the commitment was on its boards from the
 first one, and ``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``); and
 ``"source": "discord"``, so a record stripped of its commitment does not pass for a simulated one.
-Each game's ``history`` module knows its own record; this module picks it by ``rec["game"]``.
+Each game's ``history`` module knows its own record, and its ``checker`` reads the rules again;
+this module finds both in the game's descriptor (``bot.games.registry``) by ``rec["game"]``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,26 +19,25 @@ from typing import Any
 
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import LOG_FORMAT, ReplayError, commitment, malformed
+from bot.games import registry
 from bot.i18n import DEFAULT
-
-HISTORIES = {
-    "kabuki": "bot.games.kabuki.history",
-    "masks": "bot.games.masks.history",
-    "kingdom": "bot.games.kingdom.history",
-}
-# Each game's independent reading of the rules (it does not use the engine).
-CHECKERS = {
-    "kabuki": ("bot.games.kabuki.replay", "check_log"),
-    "masks": ("bot.games.masks.simulate", "check_log"),
-    "kingdom": ("bot.games.kingdom.simulate", "check_log"),
-}
-TITLES = {"kabuki": "Kabuki", "masks": "Island of Monster Masks", "kingdom": "Death Over the Kingdom"}
 
 
 def history(kind: str) -> ModuleType:
-    if kind not in HISTORIES:
-        raise ReplayError(f"not a game this bot knows: {kind!r}")
-    return importlib.import_module(HISTORIES[kind])
+    """``kind``'s history module; a ReplayError naming the game if it is unknown or keeps none."""
+    try:
+        game = registry.get(kind)
+    except registry.GameError as error:
+        raise ReplayError(str(error)) from None
+    if game.history is None:
+        raise ReplayError(f"{game.title} keeps no record of its games")
+    return game.part("history")
+
+
+def title(kind: str) -> str:
+    """A game's title (English, as ``verify`` prints it); an unknown game's id as it is."""
+    game = registry.games().get(kind)
+    return game.title if game is not None else kind
 
 
 PLAYED = "discord"  # ``source`` of a played game's record: it must carry its commitment
@@ -94,8 +93,11 @@ def record_problem(rec: Any) -> str:
             return f'not a game record: its "{key}" is {json.dumps(rec[key])}, not a {_json_kind(kind())}'
     if rec["format"] != LOG_FORMAT:
         return f"a format {rec['format']} record: this bot reads format {LOG_FORMAT}"
-    if rec["game"] not in HISTORIES:
-        return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(HISTORIES)})"
+    game = registry.games().get(rec["game"])
+    if game is None:
+        return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(registry.games())})"
+    if game.history is None:
+        return f"a record of {game.title}, which keeps no record of its games here"
     return ""
 
 
@@ -148,8 +150,7 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         if scripted:
             raise ReplayError(f"the deal was scripted, not dealt from the seed: {scripted}")
         count = sum(1 for _ in steps(rec))
-        module, name = CHECKERS[rec["game"]]
-        getattr(importlib.import_module(module), name)(rec)
+        registry.get(rec["game"]).part("checker")(rec)
         cards = history(rec["game"]).dealt_cards(rec)
     except ReplayError as error:
         return Verdict(False, f"not verified: {error}", problem=str(error))
@@ -162,7 +163,7 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
     )
     return Verdict(
         True,
-        f"verified: {TITLES[rec['game']]}, seed {seed}: {opened_by}all {cards} cards were dealt as "
+        f"verified: {title(rec['game'])}, seed {seed}: {opened_by}all {cards} cards were dealt as "
         f"the seed deals them, and all {count} steps replay through the engine and follow the rules",
         game=rec["game"],
         seed=seed,
@@ -175,13 +176,10 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
 
 def _scripted(rec: Mapping[str, Any]) -> str:
     """A test's or replay's scripted deal the engine accepts (never a Discord game's): the engine
-    would follow it, so re-dealing alone would not notice it."""
-    if rec["game"] == "masks" and rec["log"][0].get("deck") is not None:
-        return "the log's first entry gives the deck"
-    options = rec["options"]
-    if rec["game"] == "kingdom" and (options.get("decks") or options.get("dealer") is not None):
-        return "the options give the decks or the first dealer"
-    return ""
+    would follow it, so re-dealing alone would not notice it. Said by the game's history
+    (``scripted``) where its engine accepts one."""
+    scripted = getattr(history(rec["game"]), "scripted", None)
+    return scripted(rec) if scripted is not None else ""
 
 
 class UnreadableRecords(ValueError):
@@ -243,8 +241,7 @@ def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     """A finished game's record as readable text, move by move."""
     who = seat_names(rec, names)
     lines = [
-        f"{TITLES.get(rec.get('game'), rec.get('game'))}: {rec['players']} players ({', '.join(who)}), "
-        f"seed {rec['seed']}",
+        f"{title(rec.get('game'))}: {rec['players']} players ({', '.join(who)}), seed {rec['seed']}",
         "Options: " + (", ".join(f"{key} {value}" for key, value in rec["options"].items()) or "none"),
     ]
     if "commitment" in rec:

@@ -8,6 +8,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 LOG_FORMAT = 2  # version of every game's --json record; bump it when a field changes meaning
+# The channel a replay's board is drawn for: none, so the board's own buttons press nothing (a
+# replay has only its navigation buttons).
+NO_CHANNEL = 0
 
 
 class ReplayError(ValueError):

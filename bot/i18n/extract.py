@@ -50,10 +50,12 @@ def templates() -> list[Path]:
 async def _command_strings() -> list[tuple[str, str]]:
     from bot.app.client import create_bot
     from bot.app.config import Config
+    from bot.games import registry
     from bot.i18n.commands import command_strings
 
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config)
+    # The bot's own games: a game registered from elsewhere (a test's) carries its own catalogue.
+    bot = create_bot(config, games=list(registry.builtin().values()))
     await bot.load_cogs()
     return await command_strings(bot.tree)
 

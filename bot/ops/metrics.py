@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from collections import Counter as Tally
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
@@ -24,9 +24,11 @@ from bot.glue.clock import now_ms, snowflake_ms
 if TYPE_CHECKING:
     import discord
 
-    from bot.session.sessions import SessionRegistry
-
 log = logging.getLogger(__name__)
+
+# The open sessions as the metrics count them (``bot.session.sessions.SessionRegistry``): each
+# has a ``kind`` and a ``status``. Operations sit below the session layer and import none of it.
+SessionRegistry = Iterable[Any]
 
 ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
 SAMPLE_EVERY_S = 0.5

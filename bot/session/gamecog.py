@@ -40,7 +40,7 @@ from bot.session.timers import SessionTimers
 from bot.session.turn_pings import TurnPings
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class GameCog(Lobby, commands.GroupCog):
     # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.timers = SessionTimers(self)
         self.pings = TurnPings(self)
@@ -232,7 +232,7 @@ class GameCog(Lobby, commands.GroupCog):
     @staticmethod
     def _from_panel(session: Session, interaction: discord.Interaction) -> bool:
         """Whether an accepted press came from a panel: presses on any other message than the
-        board are refused before they get here (``GameBot.route_press``)."""
+        board are refused before they get here (``bot.app.client.GameBot.route_press``)."""
         message = interaction.message
         return message is not None and message.id != session.board_message_id
 

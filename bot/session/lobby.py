@@ -159,7 +159,7 @@ class Lobby:
             max_players=high,
             options_text=self.options_text(session.options, session.locale),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
-            computers=self.kind in computers.POLICIES,
+            computers=computers.plays(self.kind),
             notes=self.lobby_notes(session),
             locale=session.locale,
         )
@@ -217,7 +217,7 @@ class Lobby:
     def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
         """Seat a computer player, or unseat the last one; the refusal to show, if any (a message
         id with a ``{game}`` field at most)."""
-        if self.kind not in computers.POLICIES:
+        if not computers.plays(self.kind):
             return N_("{game} has no computer players.")
         if interaction.user.id != session.host_id and not is_moderator(interaction):
             return N_("Only the host or a moderator can add or remove computer players.")

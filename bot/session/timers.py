@@ -31,7 +31,7 @@ from bot.session import computers
 from bot.session.sessions import LOBBY, PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.session.gamecog import GameCog
+    from bot.session.host import Table
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Alarm:
 class SessionTimers:
     """One game cog's timers: arms and cancels its sessions' alarms, and acts when one fires."""
 
-    def __init__(self, cog: GameCog) -> None:
+    def __init__(self, cog: Table) -> None:
         self.cog = cog
 
     def arm(self, session: Session) -> None:

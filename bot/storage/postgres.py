@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from bot.community.ratings import MIN_RATED_GAMES, Rating
-from bot.storage import (
+from bot.storage.interface import (
     ALL_TIME,
     FORMER_MEMBER,
     RUNNING_SEASON,

@@ -25,16 +25,15 @@ from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
 
-from bot.games.kabuki.cog import KabukiCog
-from bot.games.kingdom.cog import KingdomCog
-from bot.games.masks.cog import MasksCog
+from bot.games import registry
 from bot.glue import faults
 from bot.glue.components import bind
 from bot.session import lobby
 from bot.session.sessions import PLAYING
 from bot.session.timers import SessionTimers
 
-COGS = [KabukiCog, MasksCog, KingdomCog]
+# Every registered game, the test-only ones too (tests/games): a new game is played here by being registered.
+COGS = list(registry.games())
 SUMMARIES: list[str] = []  # one line per game played, printed at the end of the run (tests/conftest.py)
 EPHEMERAL = 64
 # The driver moves the clock itself (``advance_time``): SimCord's real-time fallback for a bare
@@ -43,7 +42,8 @@ EPHEMERAL = 64
 # firing overrun a settle. The settle timeout is generous for the same reason (a board picture
 # drawn on a loaded machine); it costs nothing when the bot is idle sooner.
 SETTLE_S = 2.5
-# Options that keep a game short: timers move it on when nobody presses.
+# Options that keep a game short: timers move it on when nobody presses (a game not named here
+# plays with its own defaults).
 OPTIONS = {
     "kabuki": {"grace": 0, "race_window": 1500, "turn_timer": 10, "reveal": 2},
     "masks": {"guess_seconds": 10},
@@ -203,7 +203,7 @@ class Chaos:
     async def _open(self) -> None:
         host, *others = self.members[: 4 - COMPUTERS if self.computers else 4]
         options = COMPUTER_OPTIONS if self.computers else OPTIONS
-        await host.slash(self.channel, f"{self.kind} new", **options[self.kind])
+        await host.slash(self.channel, f"{self.kind} new", **options.get(self.kind, {}))
         for member in others:
             await member.click(self.world.board(), label="Join")
         for _ in range(COMPUTERS if self.computers else 0):

@@ -1,4 +1,4 @@
-"""Chaos: whole games of every title played by several members pressing at random while Discord
+"""Chaos: whole games of every registered title played by several members pressing at random while Discord
 fails in every way it does (see driver.py). Seeded, bounded in steps and virtual time; a longer
 run by hand: ``python bench/chaos_soak.py`` (more seeds, longer games)."""
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", COGS)
 async def test_every_game_survives_discord_s_faults(simcord_env, world, restart_bot, kind, seed):
     chaos = Chaos(simcord_env, world, kind, seed, lambda: restart_bot(COGS), steps=STEPS)
     await chaos.play()

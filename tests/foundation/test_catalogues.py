@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from bot.app.client import create_bot
 from bot.app.config import Config
+from bot.games import registry
 from bot.i18n import DEFAULT, shipped, t, tn
 from bot.i18n.areas import area_of, areas
 from bot.i18n.catalogues import LOCALE_DIR, compiled, install, po_files, uninstall
@@ -51,7 +52,7 @@ def everything() -> Catalog:
 
 async def loaded_bot():
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config)
+    bot = create_bot(config, games=list(registry.builtin()))  # the games bot/locales translates
     await bot.load_cogs()
     return bot
 

@@ -13,6 +13,7 @@ import pytest
 from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pages_of, record_of
 
 from bot.community.replay_board import public_board, replay_moments
+from bot.games import registry
 from bot.games.kabuki.board import mask
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
@@ -21,6 +22,10 @@ from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
 
 LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
+
+# The games whose texts bot/locales translates: a game registered from elsewhere (the test-only
+# games) ships no catalogue, so it is not read in German or French here.
+TRANSLATED = list(registry.builtin())
 
 
 @pytest.fixture
@@ -111,7 +116,7 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     assert cdn.get(german_record.url) == cdn.get(english_record.url)
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_english(
     world, locales, pseudo_locale, kind
 ):
@@ -166,7 +171,7 @@ FIRST_WORDS = {  # (the first step's words, the Face up text's start) in each la
 }
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards_in_their_language(
     world, locales, kind
 ):
@@ -213,7 +218,7 @@ CLI_OUTPUT = {
 }
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 def test_the_command_line_replay_and_verify_print_what_they_printed_before(kind, tmp_path, capsys):
     from bot import __main__ as cli
 

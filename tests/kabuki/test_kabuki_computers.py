@@ -7,6 +7,7 @@ from conftest import FAST, Table
 from simcord_clock import clock_held_still
 
 from bot.engine.protocol import Event
+from bot.games.kabuki import players as kabuki_players
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import UNKNOWN, Temper
 from bot.session import computers
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 async def table_with_a_computer(world, simcord_env, monkeypatch) -> Table:
     # Perfect memory: whether it forgets the covered mask must not decide the test.
-    monkeypatch.setattr(computers, "KABUKI_TEMPER", Temper(memory=1.0, reaction_ms=(400, 1200)))
+    monkeypatch.setattr(kabuki_players, "KABUKI_TEMPER", Temper(memory=1.0, reaction_ms=(400, 1200)))
     alice, bob = world.members[:2]
     with clock_held_still(simcord_env):
         await alice.slash(world.channel, "kabuki new", **{**FAST, "grace": 3})

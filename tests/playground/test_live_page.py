@@ -17,7 +17,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from tapgame import TapCog, TapEngine
+from tapgame import TAP, TapEngine
 
 from bot.app import livepage
 from bot.app.livepage import LivePage, RealTimeClock
@@ -132,7 +132,7 @@ async def play(tmp_path: Any, scenario: Callable[..., Awaitable[None]]) -> None:
             await scenario(http=http, **world)
 
     await run_playground(
-        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TapCog]
+        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TAP]
     )
 
 

@@ -12,9 +12,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.protocol import IllegalAction
-from bot.engine.replay import LOG_FORMAT, ReplayError
-from bot.games.kabuki.board import mask
+from bot.engine.replay import LOG_FORMAT, NO_CHANNEL, ReplayError
+from bot.games.kabuki.board import mask, render
 from bot.games.kabuki.engine import KabukiEngine
+from bot.glue.board import Board
 from bot.i18n import DEFAULT, t, tn
 
 
@@ -176,3 +177,9 @@ def hidden(engine: KabukiEngine, names: Sequence[str], locale: str = DEFAULT) ->
         for s, stack in enumerate(engine.stacks)
     ]
     return t(locale, "Stacks, bottom to top:") + "\n" + "\n".join(lines)
+
+
+# The replay's board (``/replay``): the board the channel saw after a step, drawn from the public
+# view alone, with no channel's buttons and no clock; the final board once the game is over.
+def replay_board(engine: KabukiEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT) -> Board:
+    return render(engine.view(None), names, NO_CHANNEL, final=engine.is_over, live=False, locale=locale)

@@ -427,3 +427,8 @@ class MasksCog(
             delete_after=NOTICE_SECONDS,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Loaded as a discord.py extension by the bot, from the game's descriptor (``GAME.cog``)."""
+    await bot.add_cog(MasksCog(bot))

@@ -10,10 +10,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.protocol import IllegalAction
-from bot.engine.replay import ReplayError
+from bot.engine.replay import NO_CHANNEL, ReplayError
+from bot.games.masks import board
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import monster_name
 from bot.games.masks.simulate import game_record
+from bot.glue.board import Board
 from bot.i18n import DEFAULT, t, tn
 
 
@@ -134,3 +136,17 @@ def hidden(engine: MasksEngine, names: Sequence[str], locale: str = DEFAULT) -> 
         t(locale, "Deck, top first: {cards}", cards=deck) if deck else t(locale, "Deck, top first: empty")
     )
     return "\n".join(lines)
+
+
+# The replay's board (``/replay``): the board the channel saw after a step, drawn from the public
+# view alone, with no channel's buttons and no clock; the final board once the game is over.
+def replay_board(engine: MasksEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT) -> Board:
+    view = engine.view(None)
+    if engine.is_over:
+        return board.render_final(view, names, locale=locale)
+    return board.render(NO_CHANNEL, view, names, live=False, locale=locale)
+
+
+def scripted(rec: Mapping[str, Any]) -> str:
+    """A test's scripted deal the engine accepts, which re-dealing alone would not notice."""
+    return "the log's first entry gives the deck" if rec["log"][0].get("deck") is not None else ""
