@@ -3,7 +3,7 @@
 SimCord's preview serves a *published* snapshot of the channel: the browser polls it every
 0.5 s, and it changes only when an action from the page (a click, a command) settles, or when
 someone republishes it. Following a live game in it meets three flaws of SimCord 3.2, worked
-around here without patching SimCord (docs/architecture.md, "The playground"):
+around here without patching SimCord (docs/playground.md):
 
 1. ``Preview.refresh()`` is an env operation. A click that reaches the page's server while it
    runs is answered with HTTP 400 and no receipt, and the page locks up ("Action outcome
@@ -22,6 +22,8 @@ around here without patching SimCord (docs/architecture.md, "The playground"):
 3. A bot timer whose work does not settle in time leaves the failure in the env's timer task, and
    until some operation collects it every later timer is skipped: the game stops moving. Between
    clicks the follower collects it (logged with its traceback) and lets the skipped timers run.
+4. A picture the page was shown turns into "Embed 1 image unavailable" once the bot edits it
+   away, until the page is republished: see ``bot.app.livepictures``.
 
 Everything here runs on the bot's event loop; ``follow`` is restarted by ``supervised`` if it
 ever fails.
