@@ -223,6 +223,8 @@ def test_two_pages_see_a_placement_at_once_and_a_stop_in_its_grace_wins(request)
                 if mistake is not None:
                     break
                 assert len(timings) < 45, "no card repeated"
+            # The footer's lines stay apart, as Discord shows them (joined by " · " on the page).
+            footer = re.search(r"\S+ Shuffle commitment \(SHA-256\)", other.message(board)["text"])
             other.click(board, lambda label: label.endswith("Stop!"), "Stop!")
             wait_until(
                 lambda: playground.call(lambda: engine.reveal is not None), CATCH_UP_SECONDS, "the reveal"
@@ -246,6 +248,7 @@ def test_two_pages_see_a_placement_at_once_and_a_stop_in_its_grace_wins(request)
     assert stop["presses"][0]["at"] < place["at"] + grace_ms, "Stop! was not pressed in the grace"
     assert stop["tokens"][1 - seat] > stop["tokens"][seat]  # the challenger took the placer's tokens
     assert unavailable == {"Alice": [], "Bob": []}, "a picture went missing on a page"
+    assert footer is not None and footer.group().startswith("·"), footer
     for driver in drivers.values():
         assert driver.tally.refused == [] and driver.tally.lockups == []
     assert [record.getMessage() for record in playground.errors] == [], "errors logged"

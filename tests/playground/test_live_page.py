@@ -394,3 +394,16 @@ async def test_the_playground_closes_its_database_when_it_stops_on_an_error(tmp_
         await play(tmp_path, scenario)
     seen["db"]._thread.join(timeout=5)
     assert not seen["db"]._thread.is_alive()
+
+
+def test_a_footers_lines_are_joined_so_the_page_does_not_run_them_together():
+    messages = {
+        "1": {"embeds": [{"footer": {"text": "12 turns · 0 cards left the game\nShuffle: seed 5"}}]},
+        "2": {"embeds": [{"footer": {"text": "one line"}}], "snapshots": [{"footer": {"text": "a\n\nb"}}]},
+    }
+    livepage.footers_on_one_line(messages)
+    assert (
+        messages["1"]["embeds"][0]["footer"]["text"] == "12 turns · 0 cards left the game · Shuffle: seed 5"
+    )
+    assert messages["2"]["embeds"][0]["footer"]["text"] == "one line"
+    assert messages["2"]["snapshots"][0]["footer"]["text"] == "a · b"
