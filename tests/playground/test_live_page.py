@@ -272,6 +272,27 @@ async def test_a_slash_command_made_just_before_a_change_is_run(tmp_path):
     assert seen["lobby"] is not None and seen["lobby"].kind == "tap"
 
 
+async def test_a_click_from_the_page_returns_before_a_timer_it_armed_has_fired(tmp_path, monkeypatch):
+    """SimCord settled a click until no bot timer was due within 5 s: a click arming a shorter
+    timer (Kabuki's 3 s grace) waited it out. Now the timer runs beside the answered click."""
+    quick_turns(monkeypatch, turn_ms=4500)  # shorter than SimCord's 5 s, long for an answer
+    seen = {}
+
+    async def scenario(http, env, channel, members, preview, **world):
+        alice, bob = members[:2]
+        lobby = (await alice.slash(channel, "tap new")).response
+        await bob.click(lobby, label="Join")
+        page = await BrowserPage(http, preview.url).open(alice)
+        seen["receipt"] = await page.act("click", page.revision, **page.button("Start"))
+        engine = env.bot.sessions.get(channel.id).engine
+        seen["answered"] = engine.s["turn"]
+        await eventually(lambda: asyncio.sleep(0, engine.s["turn"] > seen["answered"]), "the timer fires")
+
+    await play(tmp_path, scenario)
+    assert completed(seen["receipt"]), seen["receipt"]
+    assert seen["answered"] == 0  # answered before the turn timer passed the first turn on
+
+
 # -- failures are logged, and everything carries on -----------------------------------------------
 
 
