@@ -73,7 +73,8 @@ def kabuki_mismatches(
     for s, stack in enumerate(view["stacks"]):
         top = None if stack["top"] is None else MASKS[stack["top"]]
         line = next((line for line in lines if line.startswith(f"{s + 1}.")), "")
-        if (top is not None and top not in line) or not re.search(rf"\b{stack['height']}\b", line):
+        # The count after the name: a bare number would also match the stack's own "2." or "3.".
+        if (top is not None and top not in line) or not re.search(rf"· {stack['height']} cards?\b", line):
             wrong.append(f"stack {s + 1}: {top} on {stack['height']} cards, shown as {line!r}")
     if final:
         # The final board offers Play again (bot/session/rematch.py), nothing else.
@@ -222,7 +223,7 @@ def test_two_pages_see_a_placement_at_once_and_a_stop_in_its_grace_wins(request)
                 timings.append((answered, time.perf_counter() - placer.pressed_at))
                 if mistake is not None:
                     break
-                assert len(timings) < 45, "no card repeated"
+                assert len(timings) <= 10, "no card repeated"  # 10 masks: the 11th card repeats one
             # The footer's lines stay apart, as Discord shows them (joined by " · " on the page).
             footer = re.search(r"\S+ Shuffle commitment \(SHA-256\)", other.message(board)["text"])
             other.click(board, lambda label: label.endswith("Stop!"), "Stop!")
