@@ -428,3 +428,50 @@ def test_a_footers_lines_are_joined_so_the_page_does_not_run_them_together():
     )
     assert messages["2"]["embeds"][0]["footer"]["text"] == "one line"
     assert messages["2"]["snapshots"][0]["footer"]["text"] == "a · b"
+
+
+class FakePreview:
+    """What LivePictures uses of SimCord's preview: a page, its assets, the refusals."""
+
+    def __init__(self, refusal: str) -> None:
+        from simcord import SetupError
+
+        self.refusal = SetupError(refusal)
+        self.page = type("Page", (), {})()
+        self.page.id, self.page.channel_id, self.page.viewer = "p1", 1, "viewer"
+        self.page.snapshot = {"assets": {"a1": {}}}
+        self.page.assets = {"a1": type("Record", (), {"available": True})()}
+        self._pages = {"p1": self.page}
+
+    def _authorize_asset(self, page: Any, asset_id: str, **how: Any) -> Any:
+        raise self.refusal
+
+    async def _prepare_asset(self, context_id: Any, asset_id: str, **how: Any) -> Any:
+        raise self.refusal
+
+    def _publish(self, page: Any, **kwargs: Any) -> None:
+        pass
+
+    def _get_page(self, context_id: Any) -> Any:
+        return self.page
+
+
+@pytest.mark.parametrize(
+    ("refusal", "may_see", "kept"),
+    [
+        ("asset is unavailable", True, True),  # edited away: still this page's picture
+        ("asset is unavailable", False, False),  # the viewer lost the channel meanwhile
+        ("asset access denied", True, False),  # SimCord said no for the viewer's sake
+    ],
+)
+def test_a_picture_the_page_showed_stays_authorized_only_while_its_viewer_may_see_it(refusal, may_see, kept):
+    from bot.app.livepictures import LivePictures
+
+    preview = FakePreview(refusal)
+    pictures = LivePictures(object(), preview)
+    pictures._can_see = lambda *args, **kwargs: may_see
+    if kept:
+        assert preview._authorize_asset(preview.page, "a1") is preview.page.assets["a1"]
+    else:
+        with pytest.raises(type(preview.refusal)):
+            preview._authorize_asset(preview.page, "a1")
