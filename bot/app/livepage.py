@@ -27,6 +27,9 @@ around here without patching SimCord (docs/playground.md):
    seed …"). Each publication joins a footer's lines with " · " instead.
 5. A picture the page was shown turns into "Embed 1 image unavailable" once the bot edits it
    away, until the page is republished: see ``bot.app.livepictures``.
+6. A click is settled until no bot timer is due within 5 s, so one arming Kabuki's 3 s grace
+   waited it out: see ``bot.app.quickanswers``. (Interactions all say "en-US":
+   ``bot.app.memberlocales``.)
 
 Everything here runs on the bot's event loop; ``follow`` is restarted by ``supervised`` if it
 ever fails.
