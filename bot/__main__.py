@@ -83,11 +83,37 @@ def _play_parser() -> argparse.ArgumentParser:
         default=":memory:",
         help="SQLite file for standings (default: in memory, gone when you stop)",
     )
+    parser.add_argument(
+        "--server-locale",
+        default="en-US",
+        metavar="LOCALE",
+        help="the server's Discord language, which boards speak until /settings language: (default en-US)",
+    )
+    parser.add_argument(
+        "--locale",
+        action="append",
+        default=[],
+        metavar="NAME=LOCALE",
+        help="a member's Discord language, e.g. --locale Bob=fr (default: Erin and Frank de, Grace and Heidi fr)",
+    )
     return parser
 
 
+def _member_locales(parser: argparse.ArgumentParser, given: list[str]) -> dict[str, str]:
+    from bot.app.playground import LOCALES, MEMBERS
+
+    locales = dict(LOCALES)
+    for item in given:
+        name, _, locale = item.partition("=")
+        if name not in MEMBERS or not locale:
+            parser.error(f"--locale {item}: expected NAME=LOCALE with NAME one of {', '.join(MEMBERS)}")
+        locales[name] = locale
+    return locales
+
+
 def run_playground(argv: list[str]) -> int:
-    args = _play_parser().parse_args(argv)
+    parser = _play_parser()
+    args = parser.parse_args(argv)
     try:
         import simcord.preview  # noqa: F401
 
@@ -95,9 +121,18 @@ def run_playground(argv: list[str]) -> int:
     except ImportError:
         print("The playground needs SimCord's preview: pip install -e '.[playground]'", file=sys.stderr)
         return 1
+    locales = _member_locales(parser, args.locale)
     logging.basicConfig(level=logging.WARNING)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(play(database=args.database, port=args.port, open_browser=not args.no_browser))
+        asyncio.run(
+            play(
+                database=args.database,
+                port=args.port,
+                open_browser=not args.no_browser,
+                server_locale=args.server_locale,
+                locales=locales,
+            )
+        )
     return 0
 
 
