@@ -16,6 +16,10 @@ from bot.games.masks.faces import monster_name
 from bot.games.masks.simulate import game_record
 from bot.i18n import DEFAULT, t
 
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"deck": (list, int), "log": (list, dict), "turns": (list, dict)}
+
 
 def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
     """The record of a finished game, as ``simulate masks --json`` writes it."""
