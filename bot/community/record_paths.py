@@ -84,8 +84,8 @@ _WANTED = {
 def where_wrong(rec: Any, error: Exception) -> str:
     """The malformed place ``error`` met in a ``tracked`` record, in words ("" if untracked)."""
     trail = getattr(rec, "_trail", None)
-    if trail is None or not trail.path:
-        return ""
+    if trail is None or not trail.path or isinstance(error, ValueError):
+        return ""  # a ValueError is a game refusing a value in its own words: better than a place
     value: Any = rec
     for step in trail.path:
         try:

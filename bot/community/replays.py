@@ -206,9 +206,9 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         getattr(importlib.import_module(module), name)(rec)
         cards = history(rec["game"]).dealt_cards(rec)
     except ReplayError as error:
-        return Verdict(False, f"not verified: {error}", problem=str(error))
+        return Verdict(False, f"not verified: {_short(error)}", problem=_short(error))
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        problem = where_wrong(rec, error) or malformed(error)
+        problem = _short(where_wrong(rec, error) or malformed(error))
         return Verdict(False, f"not verified: {problem}", problem=problem)
     opened_by = (
         f"the commitment {committed} is SHA-256 of {rec['salt']}:{seed}; "
@@ -226,6 +226,14 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         cards=cards,
         steps=count,
     )
+
+
+PROBLEM_MAX = 400  # characters: a mismatch quotes the record's values, which may be a whole log
+
+
+def _short(problem: object) -> str:
+    text = str(problem)
+    return text if len(text) <= PROBLEM_MAX else text[: PROBLEM_MAX - 1] + "…"
 
 
 def _scripted(rec: Mapping[str, Any]) -> str:
@@ -300,9 +308,9 @@ def replay_problem(rec: Mapping[str, Any]) -> str:
             count += 1
     except ReplayError as error:
         return (
-            f"the replay stops after step {count}: {error}"
+            f"the replay stops after step {count}: {_short(error)}"
             if count
-            else f"the replay does not start: {error}"
+            else f"the replay does not start: {_short(error)}"
         )
     return ""
 
@@ -323,7 +331,7 @@ def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
             lines.append(f"{number:4}. {text}")
             engine = at
     except ReplayError as error:
-        lines.append(f"      (the replay stops here: {error})")
+        lines.append(f"      (the replay stops here: {_short(error)})")
         return "\n".join(lines)
     if engine is not None and engine.is_over:
         result = engine.result()

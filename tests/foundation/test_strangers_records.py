@@ -189,3 +189,22 @@ def test_any_record_from_a_stranger_gets_an_answer_never_a_traceback(rec, comman
     assert "Traceback" not in err and "object has no attribute" not in err, err
     if command == "verify":  # one line per record
         assert (out + err).count("\n") == (len(rec) if isinstance(rec, list) and rec else 1), out + err
+
+
+def test_a_mismatch_quoting_a_whole_log_is_said_in_a_short_line(tmp_path, capsys):
+    rec = copy.deepcopy(RECORDS["masks"])
+    last = rec["log"][-1]["now"]
+    rec["log"] += [{"op": "advance", "now": last + i} for i in range(1, 3000)]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    assert cli.main(["verify", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and len(said) <= 420 and said.rstrip().endswith("…")
+
+
+def test_a_value_the_game_refuses_is_said_in_the_games_words(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**RECORDS["kingdom"], "players": 20}))  # classic: 3–16
+    assert cli.main(["verify", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert "needs 3–16 players, not 20" in said and "cannot read" not in said
