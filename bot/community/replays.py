@@ -211,7 +211,7 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         problem = _short(where_wrong(rec, error) or malformed(error))
         return Verdict(False, f"not verified: {problem}", problem=problem)
     opened_by = (
-        f"the commitment {committed} is SHA-256 of {rec['salt']}:{seed}; "
+        f"the commitment {committed} is SHA-256 of {rec.get('salt', '')}:{seed}; "
         if committed is not None
         else "no commitment in this record (a simulated game); "
     )
@@ -324,7 +324,8 @@ def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
         "Options: " + (", ".join(f"{key} {value}" for key, value in rec["options"].items()) or "none"),
     ]
     if "commitment" in rec:
-        lines.append(f"Shuffle commitment: {rec['commitment']} (salt {rec['salt']})")
+        salt = f"salt {rec['salt']}" if "salt" in rec else "no salt in the record"
+        lines.append(f"Shuffle commitment: {rec['commitment']} ({salt})")
     engine = None
     try:
         for number, (text, at) in enumerate(steps(rec, who), 1):

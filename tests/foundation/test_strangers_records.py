@@ -208,3 +208,13 @@ def test_a_value_the_game_refuses_is_said_in_the_games_words(tmp_path, capsys):
     assert cli.main(["verify", str(path)]) == 1
     said = capsys.readouterr().err
     assert "needs 3–16 players, not 20" in said and "cannot read" not in said
+
+
+def test_a_commitment_without_its_salt_is_said_not_raised(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    rec = {key: value for key, value in RECORDS["masks"].items() if key != "salt"}
+    path.write_text(json.dumps(rec))
+    assert cli.main(["replay", str(path)]) == 0  # the moves replay; the commitment is verify's
+    assert "(no salt in the record)" in capsys.readouterr().out
+    assert cli.main(["verify", str(path)]) == 1
+    assert capsys.readouterr().err.startswith("not verified: the commitment ")
