@@ -172,6 +172,7 @@ def strangers_records(draw):
 
 @settings(
     max_examples=150,
+    derandomize=True,  # the same examples every run, so the suite never flakes; explore by hand with it off
     deadline=5000,  # generous: the bound is structural (sizes checked first), not a timing
     suppress_health_check=[
         HealthCheck.too_slow,
