@@ -54,7 +54,7 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     assert german.content.startswith("**Wiederholung: Kabuki**, beendet <t:")
     # The step's words, what the board hid and the verdict read German too.
     total = pager(rec, names, 1).split(" / ")[1]  # the record's steps, as the verdict counts them
-    assert f"Schritt **1 / {total}: Runde 1: Das Deck wird gemischt; " in german.content
+    assert f"Schritt **1 / {total}: Runde 1: Der Nachziehstapel wird gemischt; " in german.content
     assert f"✅ Mischen bestätigt: Kabuki, Startwert {rec['seed']}: " in german.content
     assert "Schritte laufen durch die Engine und folgen den Regeln" in german.content
     assert german.embeds[1].description.startswith("Stapel, von unten nach oben:\n**1.** ")
@@ -152,11 +152,11 @@ def card_names(kind: str) -> list[str]:
 
 FIRST_WORDS = {  # (the first step's words, the Face up text's start) in each language
     "kabuki": {
-        "de": ("Runde 1: Das Deck wird gemischt; ", "Stapel, von unten nach oben:"),
+        "de": ("Runde 1: Der Nachziehstapel wird gemischt; ", "Stapel, von unten nach oben:"),
         "fr": ("Manche 1 : la pioche est mélangée ; ", "Piles, de bas en haut :"),
     },
     "masks": {
-        "de": ("Das Deck wird gemischt: 30 Karten; ", "Nachziehstapel, oberste Karte zuerst: "),
+        "de": ("Der Nachziehstapel wird gemischt: 30 Karten; ", "Nachziehstapel, oberste Karte zuerst: "),
         "fr": ("La pioche est mélangée : 30 cartes ; ", "Pioche, du dessus vers le bas : "),
     },
     "kingdom": {
