@@ -194,13 +194,28 @@ def test_any_record_from_a_stranger_gets_an_answer_never_a_traceback(rec, comman
 
 def test_a_mismatch_quoting_a_whole_log_is_said_in_a_short_line(tmp_path, capsys):
     rec = copy.deepcopy(RECORDS["masks"])
-    last = rec["log"][-1]["now"]
-    rec["log"] += [{"op": "advance", "now": last + i} for i in range(1, 3000)]
+    rec["turns"] = rec["turns"] * 200  # the replay compares it with the engine's and quotes it
     path = tmp_path / "game.json"
     path.write_text(json.dumps(rec))
     assert cli.main(["verify", str(path)]) == 1
     said = capsys.readouterr().err
-    assert said.count("\n") == 1 and len(said) <= 420 and said.rstrip().endswith("…")
+    assert said.startswith("not verified: turns is [") and said.count("\n") == 1
+    assert len(said) <= 420 and said.rstrip().endswith("…")
+
+
+def test_a_log_padded_past_the_games_end_stops_at_the_end(tmp_path, capsys):
+    rec = copy.deepcopy(RECORDS["masks"])
+    steps = len(rec["log"])
+    last = rec["log"][-1]["now"]
+    rec["log"] += [{"op": "advance", "now": last + i} for i in range(1, 50_000)]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    assert cli.main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err.endswith(
+        f"the replay stops after step {steps}: log entry {steps} comes after the game's end\n"
+    )
+    assert out.count("\n") < steps + 10  # the padding is not replayed, step by step
 
 
 def test_a_value_the_game_refuses_is_said_in_the_games_words(tmp_path, capsys):

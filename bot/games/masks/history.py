@@ -50,6 +50,8 @@ def rerun(
         engine,
     )
     for i, step in enumerate(log[1:], 1):
+        if engine.is_over:  # else a log padded past the end would be replayed step by step
+            raise ReplayError(f"log entry {i} comes after the game's end")
         try:
             if step["op"] == "apply":
                 engine.apply(step["seat"], step["action"], step["now"])
