@@ -152,6 +152,7 @@ def run_record_command(command: str, argv: list[str]) -> int:
     """``verify``: exit 0 when every record verifies, 1 naming the first mismatch of each that
     does not. ``replay``: each record as text; 1 if one is not a whole game's record. Whatever
     is wrong is said in one line, never as a traceback."""
+    from bot.community.record_paths import tracked
     from bot.community.replays import (
         UnreadableRecords,
         as_text,
@@ -164,7 +165,11 @@ def run_record_command(command: str, argv: list[str]) -> int:
     args = _record_parser(command, RECORD_COMMANDS[command]).parse_args(argv)
     name = "the input" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
+        data = sys.stdin.buffer.read(LARGEST_RECORD + 1) if args.file == "-" else _read_file(args.file)
+        if len(data) > LARGEST_RECORD:
+            return _refuse(
+                f"{name} is over {LARGEST_RECORD // 2**20} MB: far larger than a whole game's record"
+            )
         records = read_records(data.decode("utf-8"), name)
     except UnicodeDecodeError:
         return _refuse(f"{name} is not text (UTF-8), so it is not a game record")
@@ -175,7 +180,7 @@ def run_record_command(command: str, argv: list[str]) -> int:
     if not records:
         return _refuse(f"{name} holds no game record")
     failed = 0
-    for number, rec in enumerate(records, 1):
+    for number, rec in enumerate(map(tracked, records), 1):  # a malformed field is then named
         prefix = f"record {number}: " if len(records) > 1 else ""
         if command == "replay":
             problem = record_problem(rec)
@@ -195,9 +200,14 @@ def run_record_command(command: str, argv: list[str]) -> int:
     return 1 if failed else 0
 
 
+# A 16-player Kingdom game of the longest length, the largest record a game writes, is ~450 kB:
+# anything past this is no game's, and is refused before it is read whole.
+LARGEST_RECORD = 4 * 2**20
+
+
 def _read_file(path: str) -> bytes:
     with open(path, "rb") as file:
-        return file.read()
+        return file.read(LARGEST_RECORD + 1)
 
 
 def _unreadable(path: str, error: OSError) -> str:

@@ -97,8 +97,8 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
         return ReplayPage(0, 0, _cut(f"{head}\n{stops}\n{check}"), [])
     at = min(max(step, 1), count)
     moment = moments[at - 1]
-    where = t(locale, "Step **{step} / {count}**", step=at, count=count)
-    lines = [head, where + ": " + moment.text]
+    where = steps_shown(moments, at, locale)
+    lines = [head, t(locale, "{where}: {what}", where=where, what=moment.text)]
     if broken:
         lines.append(t(locale, "The replay stops after step {count}: {problem}", count=count, problem=broken))
     lines.append(check)
@@ -111,6 +111,18 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
     )
     public = "\n".join([head, where, check])
     return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
+
+
+def steps_shown(moments: Sequence[Moment], page: int, locale: str) -> str:
+    """Which of the record's steps page ``page`` shows, out of all of them: the same count the
+    verdict gives ("all 140 steps"), where a page that holds steps that changed nothing shows
+    their range. (Counting pages instead said "1 / 137" beside "all 140 steps".)"""
+    last = moments[page - 1].step
+    first = moments[page - 2].step + 1 if page > 1 else 1
+    total = moments[-1].step
+    if first == last:
+        return t(locale, "Step **{step} / {count}**", step=last, count=total)
+    return t(locale, "Steps **{first}–{step} / {count}**", first=first, step=last, count=total)
 
 
 def verdict_line(verdict: Verdict, locale: str) -> str:

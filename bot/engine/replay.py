@@ -41,6 +41,8 @@ def malformed(error: Exception) -> str:
         return f"the record is incomplete: it has no {error.args[0]!r} where the game needs one"
     if isinstance(error, IndexError):
         return "the record is incomplete: a list in it is shorter than the game needs"
+    if isinstance(error, ValueError):
+        return f"the record has a value the game refuses: {error}"
     return f"the record has a value of the wrong kind ({error})"
 
 

@@ -54,9 +54,9 @@ KABUKI_FOOTER = {
         "Pioche : encore 2 cartes · Boîte : 2 jetons",
     ],
     "de": [
-        "Deck: noch 0 Karten · Schachtel: 0 Chips",
-        "Deck: noch 1 Karte · Schachtel: 1 Chip",
-        "Deck: noch 2 Karten · Schachtel: 2 Chips",
+        "Nachziehstapel: noch 0 Karten · Schachtel: 0 Chips",
+        "Nachziehstapel: noch 1 Karte · Schachtel: 1 Chip",
+        "Nachziehstapel: noch 2 Karten · Schachtel: 2 Chips",
     ],
 }
 MASKS = {

@@ -262,7 +262,7 @@ def test_german_and_french_boards_read_in_their_language(games, locale):
     assert "<t:" not in replayed and {"de": "Kräfte:", "fr": "Pouvoirs :"}[locale] not in replayed
     cog = KingdomCog.__new__(KingdomCog)
     options = cog.options_text({"mode": "only-one", "turn_ms": 5_400_000}, locale)
-    assert {"de": "Bedenkzeit: 1 Std. 30 Min.", "fr": "Minuteur de tour : 1 h 30 min"}[locale] in options
+    assert {"de": "Zugzeit: 1 Std. 30 Min.", "fr": "Minuteur de tour : 1 h 30 min"}[locale] in options
     assert {"de": "Es kann nur einen geben", "fr": "Il ne peut en rester qu'un"}[locale] in options
 
 

@@ -18,6 +18,10 @@ from bot.games.kabuki.engine import KabukiEngine
 from bot.glue.board import Board
 from bot.i18n import DEFAULT, t, tn
 
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"log": (list, dict)}
+
 
 def log_record(engine: KabukiEngine, seed: int) -> dict[str, Any]:
     """The record of a finished game, as ``simulate kabuki --json`` writes it (without the

@@ -22,6 +22,10 @@ from bot.games.kingdom.simulate import Recorder, record
 from bot.glue.board import Board
 from bot.i18n import DEFAULT, t
 
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"first_dealer": (int, None), "rounds": (list, dict), "standings": (dict, None)}
+
 
 def log_record(engine: KingdomEngine, seed: int) -> dict[str, Any]:
     """The record of a finished game, as ``simulate kingdom --json`` writes it (``bots`` is

@@ -18,6 +18,10 @@ from bot.games.masks.simulate import game_record
 from bot.glue.board import Board
 from bot.i18n import DEFAULT, t, tn
 
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"deck": (list, int), "log": (list, dict), "turns": (list, dict)}
+
 
 def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
     """The record of a finished game, as ``simulate masks --json`` writes it."""
@@ -49,6 +53,8 @@ def rerun(
         engine,
     )
     for i, step in enumerate(log[1:], 1):
+        if engine.is_over:  # else a log padded past the end would be replayed step by step
+            raise ReplayError(f"log entry {i} comes after the game's end")
         try:
             if step["op"] == "apply":
                 engine.apply(step["seat"], step["action"], step["now"])
