@@ -57,8 +57,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_owners  # noqa: E402
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
+from load_profile import StageProfiler  # noqa: E402
 from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
-from load_run import LoadRun  # noqa: E402
+from load_run import ACK, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
 from press_harness import running  # noqa: E402
@@ -296,9 +297,19 @@ async def one_round(
         await run.begin(
             f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
         )
+        profiler = StageProfiler() if args.profile else None
+        if profiler is not None:
+            profiler.start()
         await run.offer(args.rate, args.seconds)
         await run.drain()
-        print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+        if profiler is not None:
+            profiler.stop()
+        log = run.end()
+        print_phase(log, games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+        if profiler is not None:
+            presses = sum(1 for k in log.kind if k == GAME)
+            acks = [cpu for cpu, k in zip(log.bot, log.kind, strict=True) if k == ACK]
+            print(profiler.report(presses, statistics.median(acks) * 1000 if acks else None))
 
     steps = []
     for rate in args.ramp:
@@ -361,6 +372,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--trace-memory",
         action="store_true",
         help="live Python memory by owner (bot, SimCord, bench) at each point; slows the run (memory only)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="where the loop thread's CPU goes in the measured phase, by stage (a sampling profiler)",
     )
     parser.add_argument(
         "--rounds", type=int, default=1, help="open, load and end every game this many times (memory kept?)"
