@@ -45,6 +45,10 @@ LOOP = "event loop and other"
 ORDER = (PARSE, ROUTE, ENGINE, BOARD, EMBED, ANSWER, PUBLISHER, SAVE, COMPUTERS, TIMERS, PRIVATE, METRICS)
 
 _FUNCTIONS = {
+    "save": SAVE,
+    "to_save": SAVE,
+    "to_json": SAVE,
+    "save_session": SAVE,
     "press_of": PARSE,
     "render_board": BOARD,
     "render_final": BOARD,
@@ -69,7 +73,7 @@ def _by_file(path: str) -> str | None:
         return BENCH
     if "/bot/ops/" in path:
         return METRICS
-    if "/bot/storage/" in path or path.endswith("/bot/session/sessions.py"):
+    if "/bot/storage/" in path:
         return SAVE
     if path.endswith("/bot/session/computers.py") or "/players.py" in path:
         return COMPUTERS
@@ -89,7 +93,7 @@ def _by_file(path: str) -> str | None:
         return PARSE
     if path.endswith(("/discord/message.py", "/discord/user.py", "/discord/components.py")):
         return PARSE
-    if path.endswith(("/bot/app/client.py", "/bot/session/gamecog.py", "/bot/session/lobby.py")):
+    if path.endswith(("/bot/app/client.py", "/bot/session/gamecog.py", "/bot/session/sessions.py")):
         return ROUTE
     return None
 
@@ -97,19 +101,23 @@ def _by_file(path: str) -> str | None:
 def stage_of(code: Any, cache: dict[Any, str | None] = {}) -> str | None:  # noqa: B006 - a cache
     found = cache.get(code, False)
     if found is False:
-        found = _FUNCTIONS.get(code.co_name) or _by_file(code.co_filename.replace("\\", "/"))
+        path = code.co_filename.replace("\\", "/")
+        # By name only in the bot's own code: Pillow has a ``save`` too.
+        found = (_FUNCTIONS.get(code.co_name) if "/bot/" in path else None) or _by_file(path)
         cache[code] = found
     return found
 
 
 class StageProfiler:
-    """Loop-thread CPU by (context, stage), sampled; ``context``: press, timer or other."""
+    """Loop-thread CPU by (context, stage), sampled; ``context``: a press, a session timer, the
+    publisher's REST edits (``Publisher._flush``), or anything else."""
 
     PERIOD_S = 0.001
 
     def __init__(self) -> None:
         self.cpu: collections.Counter[tuple[str, str]] = collections.Counter()
         self.samples = 0
+        self.leaves: collections.Counter[str] = collections.Counter()  # in presses, by function
         self._last = 0.0
         self._old: Any = None
 
@@ -127,6 +135,7 @@ class StageProfiler:
         spent, self._last = now - self._last, now
         stage: str | None = None
         context = "other"
+        leaf = frame
         while frame is not None:
             code = frame.f_code
             if stage is None:
@@ -136,8 +145,14 @@ class StageProfiler:
                 context = "press"
             elif context == "other" and code.co_filename.endswith("/bot/session/timers.py"):
                 context = "timer"
+            elif context == "other" and name == "_flush" and code.co_filename.endswith("publisher.py"):
+                context = "rest"
             frame = frame.f_back
         self.cpu[(context, stage or LOOP)] += spent
+        if context == "press" and leaf is not None:
+            code = leaf.f_code
+            where = code.co_filename.rsplit("/", 2)
+            self.leaves[f"{'/'.join(where[-2:])}:{code.co_name} [{stage or LOOP}]"] += spent
         self.samples += 1
 
     def report(self, presses: int, ack_ms: float | None) -> str:
@@ -148,20 +163,24 @@ class StageProfiler:
         lines = [
             f"\n== where the loop thread's CPU went ({self.samples:,} samples, {total * 1000 / presses:.2f} ms "
             f"per game press in all) ==",
-            f"  {'stage':<52} {'in presses':>11} {'in timers':>10} {'elsewhere':>10}  (ms per game press)",
+            f"  {'stage':<52} {'in presses':>11} {'in timers':>10} {'REST edits':>10} {'elsewhere':>10}"
+            "  (ms per game press)",
         ]
         stages = list(ORDER) + [s for s in (SIMCORD, BENCH, LOOP) if s not in ORDER]
         for stage in stages:
             row = [
                 self.cpu.get((context, stage), 0.0) * 1000 / presses
-                for context in ("press", "timer", "other")
+                for context in ("press", "timer", "rest", "other")
             ]
             if sum(row) < 0.0005:
                 continue
-            lines.append(f"  {stage:<52} {row[0]:>11.3f} {row[1]:>10.3f} {row[2]:>10.3f}")
+            lines.append(f"  {stage:<52} {row[0]:>11.3f} {row[1]:>10.3f} {row[2]:>10.3f} {row[3]:>10.3f}")
         bot_press = sum(v for (c, s), v in self.cpu.items() if c == "press" and s not in (SIMCORD, BENCH))
         line = f"  the bot's part of a press: {bot_press * 1000 / presses:.3f} ms"
         if ack_ms:
             line += f"; a bare acknowledge (same run, not sampled): {ack_ms:.3f} ms"
         lines.append(line)
+        lines.append("  the functions a press was in when sampled (innermost frame), ms per game press:")
+        for where, spent in self.leaves.most_common(15):
+            lines.append(f"    {spent * 1000 / presses:.3f}  {where}")
         return "\n".join(lines)
