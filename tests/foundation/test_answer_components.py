@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.glue.answer import Rows
-from bot.glue.components import GameButton, GameSelect, bind, make_view
+from bot.glue.components import GameButton, GameSelect, bind, bound_id, button_id, make_view
 from bot.session.rematch import PlayAgainButton
 
 CHANNEL = 123456789012345678
@@ -48,3 +49,14 @@ def test_a_plain_game_button_is_sent_as_discord_pys_button_and_keeps_its_game_bi
     assert item.custom_id == f"pc:{CHANNEL}:0badc0de:stop:7"
     bind([item], "feedface")  # a panel's view, bound as it is sent
     assert item.custom_id == f"pc:{CHANNEL}:feedface:stop:7"
+
+
+def test_ids_that_could_not_be_read_back_are_refused():
+    assert button_id(CHANNEL, "place", -3) == f"pc:{CHANNEL}:place:-3"
+    for arg in ("a b", "é", "x" * 90, "1:2"):
+        with pytest.raises(ValueError):
+            button_id(CHANNEL, "place", arg)
+    assert bound_id(f"pc:{CHANNEL}:place:1", "0af3") == f"pc:{CHANNEL}:0af3:place:1"
+    for tag in ("0AF3", "tag", ""):
+        with pytest.raises(ValueError):
+            bound_id(f"pc:{CHANNEL}:place:1", tag)
