@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextvars
 import gc
 import logging
 import random
@@ -146,6 +147,10 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
         asyncio.Task,
         commands.Cog,  # shared by all its games (an armed timer's callback leads to it)
         SessionTimers,
+        # An armed timer's handle keeps a copy of the context it was armed in, whose values
+        # (the bench's record of the press, SimCord's scope: the whole simulated Discord) are
+        # shared, not the game's; walked, they made up most of an open game's "session".
+        contextvars.Context,
     )
     seen: set[int] = set()
     parts = collections.Counter()
@@ -155,6 +160,7 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
         publisher = run.bot.publishers.get(session.channel_id)
         parts["last board shown (publisher)"] += deep_size([publisher and publisher.shown], stop, seen)
         parts["seats' last interactions"] += deep_size([session.last_interaction], stop, seen)
+        parts["armed timer"] += deep_size([session.timer], stop, seen)
         parts["rest of the session"] += deep_size([session], stop, seen)
     if not sessions:
         return ""
@@ -190,8 +196,11 @@ def picture_caches() -> tuple[int, str]:
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
+    run.collect()  # frees the garbage and prunes SimCord's store
+    # Timed apart, on what is left: the pruner's own walk of SimCord's store is not the
+    # collector's, and the walk of the live objects is what every full collection costs.
     started = time.perf_counter()
-    run.collect()
+    gc.collect()
     collect_ms = (time.perf_counter() - started) * 1000
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {

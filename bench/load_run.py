@@ -320,6 +320,10 @@ class LoadRun:
                 self.log.add(done, kind)
             if previous is not None:
                 previous(done)
+            # The bucket lives on in the context of every timer the press armed (its context
+            # variable): SimCord's record would then be kept, and walked by every collection, for
+            # as long as the game's timer stays armed, which a real bot does not do.
+            done.record = None
 
         bucket.on_done = finished
         token = PRESS.set(bucket)
