@@ -26,7 +26,10 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
 * message writes per channel in 5 s windows: REST edits (Discord's ~5 per 5 s per channel) and
   type-7 answers (exempt) apart;
 * with ``--ramp``: the highest offered rate held with every answer inside 3 s, and with p99 under
-  250 ms.
+  250 ms, and how many presses the bot itself counted too late to take (``bot.session.overload``);
+* with ``--profile``: where the loop thread's CPU went in the measured phase, by stage of a press
+  (parse, engine, board text, embed and components, answer, publisher, save, metrics…), per game
+  press (``load_profile.py``, a sampling profiler).
 
 How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
 why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
@@ -199,12 +202,14 @@ def memory_point(
     run.collect()  # frees the garbage and prunes SimCord's store
     # Timed apart, on what is left: the pruner's own walk of SimCord's store is not the
     # collector's, and the walk of the live objects is what every full collection costs.
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     gc.collect()
     collect_ms = (time.perf_counter() - started) * 1000
+    collect_cpu_ms = (time.thread_time() - cpu) * 1000  # on a shared machine, wall time waits too
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {
         "collect_ms": collect_ms,
+        "collect_cpu_ms": collect_cpu_ms,
         "rss": rss_mb(),
         "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),

@@ -260,7 +260,8 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         total, theirs = point["tracked"]
         print(
             f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store or the "
-            f"bench's records) in {point['collect_ms']:.0f} ms (a second gc.collect() on an idle loop); "
+            f"bench's records) in {point['collect_ms']:.0f} ms, {point.get('collect_cpu_ms', 0):.0f} ms of CPU "
+            f"(a second gc.collect() on an idle loop); "
             f"the bench's records {point['bench'] / 2**20:.1f} MB"
         )
         owners = point.get("owners")
