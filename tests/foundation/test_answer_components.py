@@ -60,3 +60,37 @@ def test_ids_that_could_not_be_read_back_are_refused():
     for tag in ("0AF3", "tag", ""):
         with pytest.raises(ValueError):
             bound_id(f"pc:{CHANNEL}:place:1", tag)
+
+
+async def test_a_rest_edit_sends_what_discord_pys_edit_would() -> None:
+    from discord.http import handle_message_parameters
+
+    from bot.glue.answer import edit_message
+
+    class State:
+        allowed_mentions = discord.AllowedMentions(everyone=False)
+
+        def __init__(self) -> None:
+            self.prevented: list[int] = []
+
+        def prevent_view_updates_for(self, message_id: int) -> None:
+            self.prevented.append(message_id)
+
+        @property
+        def http(self):
+            return self
+
+        async def edit_message(self, channel_id: int, message_id: int, *, params) -> None:
+            self.sent = (channel_id, message_id, params.payload)
+
+    embed = discord.Embed(title="Board", description="turn 7")
+    for items in [*boards(), []]:
+        bind(items, "0badc0de")
+        state = State()
+        await edit_message(state, CHANNEL, 42, embed=embed, content=None, items=items)
+        view = make_view(items) if items else None
+        with handle_message_parameters(
+            content=None, embed=embed, view=view, previous_allowed_mentions=state.allowed_mentions
+        ) as params:
+            assert state.sent == (CHANNEL, 42, params.payload)
+        assert state.prevented == [42]
