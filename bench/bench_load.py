@@ -52,6 +52,7 @@ import random
 import statistics
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +228,12 @@ def memory_point(
     theirs = sum(1 for o in tracked if id(o) in simcord_objects)
     point["tracked"] = (len(tracked), theirs)
     point["types"] = collections.Counter(type_name(type(o)) for o in tracked if id(o) not in simcord_objects)
+    # Closures by where they were made: a function's cells are its closure's, so this says whose.
+    point["functions"] = collections.Counter(
+        f"{getattr(o, '__module__', '?')}:{o.__qualname__}"
+        for o in tracked
+        if type(o) is types.FunctionType and id(o) not in simcord_objects
+    )
     del tracked
     sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:

@@ -285,3 +285,10 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
             grown_types = [(kind, n - base["types"].get(kind, 0)) for kind, n in point["types"].items()]
             grown_types = sorted((g for g in grown_types if g[1] > 0), key=lambda g: -g[1])[:8]
             print("    objects grown since the start: " + ", ".join(f"{k} +{n:,}" for k, n in grown_types))
+            made = point.get("functions", {})
+            grown = [(k, n - base.get("functions", {}).get(k, 0)) for k, n in made.items()]
+            grown = sorted((g for g in grown if g[1] > 0), key=lambda g: -g[1])[:4]
+            if grown:
+                print(
+                    "    of them functions (closures) made in: " + ", ".join(f"{k} +{n:,}" for k, n in grown)
+                )

@@ -324,6 +324,7 @@ class LoadRun:
             # variable): SimCord's record would then be kept, and walked by every collection, for
             # as long as the game's timer stays armed, which a real bot does not do.
             done.record = None
+            done.on_done = None  # its closures (this one, the table's) would be kept likewise
 
         bucket.on_done = finished
         token = PRESS.set(bucket)
