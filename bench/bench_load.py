@@ -63,7 +63,7 @@ import load_owners  # noqa: E402
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_profile import StageProfiler  # noqa: E402
-from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
+from load_report import latency_line, machine_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
 from load_run import ACK, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
@@ -289,6 +289,8 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         label = f" (round {round_number})" if args.rounds > 1 else ""
         points += await one_round(run, env, tables, args, points[0][1], label)
     print_memory(points, args.games)
+    if getattr(args, "phase", None) is not None:
+        print("\nsummary " + orjson.dumps(summary(args, points)).decode())
     errors = env._errors
     if errors or run.wire.errors:
         print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
@@ -318,6 +320,7 @@ async def one_round(
         await run.begin(
             f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
         )
+        gc_before = {gen: len(spans) for gen, spans in run.gc.by_gen.items()}
         profiler = StageProfiler() if args.profile else None
         if profiler is not None:
             profiler.start()
@@ -326,6 +329,7 @@ async def one_round(
         if profiler is not None:
             profiler.stop()
         log = run.end()
+        args.phase = (log, {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.by_gen.items()})
         print_phase(log, games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
         if profiler is not None:
             presses = sum(1 for k in log.kind if k == GAME)
@@ -356,6 +360,34 @@ async def one_round(
     print(f"ended every game with /end in {took:.1f} s")
     points.append(("every game ended" + label, memory_point(run, trim=True)))
     return points
+
+
+def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[str, Any]:
+    """The run in one line (``bench_table.py`` gathers these into one table): the measured phase
+    of the first round, and memory with every game open and after the load."""
+    log, gc_spans = args.phase
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values) * 1000 if values else float("nan")
+
+    game = [i for i, k in enumerate(log.kind) if k == GAME]
+    acks = [i for i, k in enumerate(log.kind) if k == ACK]
+    opened = next(point for name, point in points if name.startswith("all games open"))
+    loaded = next(point for name, point in points if name.startswith("after the load"))
+    return {
+        "game": args.game,
+        "games": args.games,
+        "press_ms": median([log.bot[i] for i in game]),
+        "press_with_pictures_ms": median([log.bot[i] + log.worker[i] for i in game]),
+        "ack_ms": median([log.bot[i] for i in acks]),
+        "gc": {
+            f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
+            for gen, spans in sorted(gc_spans.items())
+        },
+        "full_gc_ms": [round(opened["collect_cpu_ms"], 1), round(loaded["collect_cpu_ms"], 1)],
+        "rss_mb": [round(opened["rss"], 1), round(loaded["rss"], 1)],
+        "machine": machine_line(log),
+    }
 
 
 class LogCount(logging.Handler):
