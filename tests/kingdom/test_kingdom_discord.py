@@ -337,6 +337,13 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
     assert len(drawn_on) == 13 * len(shipped())
 
 
+async def test_an_open_game_keeps_no_opening_events_once_they_are_delivered(world):
+    """As a restored engine has none: what the collector walks per open game stays small."""
+    await open_game(world, 4)
+    engine = world.env.bot.sessions.get(world.channel.id).engine
+    assert engine.opening == [] and engine.round == 1
+
+
 async def test_a_card_panel_acts_once_and_only_while_it_is_current(world):
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)
