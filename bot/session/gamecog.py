@@ -31,6 +31,7 @@ from bot.glue.replies import reply_private
 from bot.i18n import DEFAULT, private_locale, t, tn
 from bot.session import computers
 from bot.session.lobby import LOBBY_PRESSES, Lobby
+from bot.session.overload import shed
 from bot.session.publisher import Publisher, release
 from bot.session.recording import record
 from bot.session.rematch import with_play_again
@@ -166,6 +167,8 @@ class GameCog(Lobby, commands.GroupCog):
                     interaction, "not_started", t(mine, "The game has not started yet.")
                 )
             async with session.lock:
+                if shed(interaction, self.bot.metrics, self.kind):
+                    return  # waited too long for the lock: not taken (bot.session.overload)
                 if not self._alive(session, LOBBY):
                     return await self._refuse(interaction, "closed", t(mine, "This lobby is closed."))
                 return await self._lobby_press(interaction, session, press)
@@ -175,6 +178,8 @@ class GameCog(Lobby, commands.GroupCog):
             await self._heal(session)
             return
         async with session.lock:
+            if shed(interaction, self.bot.metrics, self.kind):
+                return  # waited too long for the lock: not taken (bot.session.overload)
             if not self._alive(session, PLAYING):
                 return await self._refuse(interaction, "closed", t(mine, "This game is over."))
             assert session.engine is not None
