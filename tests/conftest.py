@@ -10,7 +10,6 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import discord
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -18,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
 from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TapCog  # noqa: E402
+from worlds import World, build_world  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
@@ -156,31 +156,6 @@ def restart_bot(simcord_env, make_bot):
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot()
-
-
-@dataclass
-class World:
-    env: object
-    guild: object
-    channel: object
-    members: list
-    mod: object
-
-    def board(self):
-        """The newest message in the channel, as SimCord's server holds it."""
-        return self.channel.last_message
-
-
-def build_world(env, names=("alice", "bob", "carol", "dave", "erin", "frank"), guild_name="Friends") -> World:
-    guild = env.create_guild(guild_name)
-    channel = guild.create_text_channel("games")
-    members = [
-        guild.add_member(env.create_user(f"{name}-{guild_name}" if guild_name != "Friends" else name))
-        for name in names
-    ]
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
-    mod = guild.add_member(env.create_user(f"mod-{guild_name}"), roles=[mods])
-    return World(env, guild, channel, members, mod)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FAST, Table
+from kabuki_tables import FAST, Table
 
 from bot.engine.protocol import Event
 from bot.games.kabuki.engine import KabukiEngine
