@@ -14,13 +14,33 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
+from pg_cluster import INSTALL_HINT, find_bindir, new_home, running, stop_all  # noqa: E402
 from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TapCog  # noqa: E402
 from worlds import World, build_world  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+
+PG_HOME = pytest.StashKey[Path]()
+
+
+def pytest_configure(config) -> None:
+    # The run's PostgreSQL clusters live in one directory owned by the process that outlives the
+    # xdist workers, so that it can stop a cluster a crashed or interrupted worker left running.
+    if not hasattr(config, "workerinput"):
+        config.stash[PG_HOME] = new_home()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    node.workerinput["pg_home"] = str(node.config.stash[PG_HOME])
+
+
+def pytest_unconfigure(config) -> None:
+    home = config.stash.get(PG_HOME, None)
+    if home is not None:
+        stop_all(home)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -51,10 +71,21 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def cluster_home(config) -> Path | None:
+    workerinput = getattr(config, "workerinput", {})
+    if "pg_home" in workerinput:
+        return Path(workerinput["pg_home"])
+    return config.stash.get(PG_HOME, None)
+
+
 @pytest.fixture(scope="session")
-def postgres_server():
+def postgres_server(request):
     """One throwaway PostgreSQL server for the whole run, started when a test first needs it.
-    Without one a local run skips those tests and says why; CI (CI=true) fails instead."""
+    Without one a local run skips those tests and says why; CI (CI=true) fails instead.
+
+    Each xdist worker starts its own (a couple of seconds, on all cores at once) rather than
+    sharing one: no worker's test can then disturb another's server, its connections or its
+    settings."""
     bindir = find_bindir()
     missing = None
     if bindir is None:
@@ -65,7 +96,7 @@ def postgres_server():
         if in_ci():
             pytest.fail(f"CI runs the PostgreSQL tests, but {missing}", pytrace=False)
         pytest.skip(f"PostgreSQL tests need a server: {missing}")
-    with running(bindir) as cluster:
+    with running(bindir, home=cluster_home(request.config)) as cluster:
         yield cluster
 
 
