@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
+import re
 import sys
 import uuid
 from dataclasses import dataclass
@@ -22,7 +23,33 @@ from worlds import World, build_world  # noqa: E402
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
 
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config) -> None:
+    """``python -m pytest`` runs on every core (pytest-xdist) unless told otherwise: ``-n 0`` or
+    ``-p no:xdist`` runs in this process. Set here rather than in ``addopts``, where ``-n`` would
+    be an unknown option to a run without the plugin."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("xdist"):
+        return
+    if config.option.numprocesses is None and not config.option.tx:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "load"
+        # A worker takes its next test when it is nearly idle, rather than a long run of them at
+        # once, so the slow tests sent first (below) spread over the workers.
+        if config.option.maxschedchunk is None:
+            config.option.maxschedchunk = 2
+
+
+def pytest_collection_modifyitems(config, items: list[pytest.Item]) -> None:
+    # Under xdist the slow tests start first, so that none of them is the last to end. Every
+    # worker sorts its collection alike, as xdist requires.
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 PG_HOME = pytest.StashKey[Path]()
+CHAOS_FROM_WORKERS = pytest.StashKey[list[str]]()
 
 
 def pytest_configure(config) -> None:
@@ -43,13 +70,36 @@ def pytest_unconfigure(config) -> None:
         stop_all(home)
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The chaos test's line per title and seed (tests/chaos), shown even under -q."""
+def chaos_summaries() -> list[str]:
     chaos = sys.modules.get("chaos.driver")
-    if chaos is not None and chaos.SUMMARIES:
+    return list(chaos.SUMMARIES) if chaos is not None else []
+
+
+def pytest_sessionfinish(session) -> None:
+    # Nobody sees an xdist worker's terminal: its chaos lines travel back to the controller.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["chaos"] = chaos_summaries()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    lines = getattr(node, "workeroutput", {}).get("chaos", [])
+    node.config.stash.setdefault(CHAOS_FROM_WORKERS, []).extend(lines)
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """The chaos test's line per title and seed (tests/chaos), shown even under -q."""
+    lines = chaos_summaries() + config.stash.get(CHAOS_FROM_WORKERS, [])
+    if lines:
         terminalreporter.section("chaos")
-        for line in chaos.SUMMARIES:
+        # Workers finish in any order: the lines are sorted, seed 10 after seed 9.
+        for line in sorted(lines, key=numbers_as_numbers):
             terminalreporter.write_line(line)
+
+
+def numbers_as_numbers(line: str) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", line)]
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from bot.games.kabuki.pictures import MASKS
 pytestmark = [
     pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
     pytest.mark.timeout(300),
+    pytest.mark.slow,
 ]
 CATCH_UP_SECONDS = 10  # how long the page may take to show a change
 
