@@ -18,7 +18,9 @@ import difflib
 import functools
 import importlib
 import pkgutil
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.engine.protocol import GameEngine
@@ -49,6 +51,9 @@ class GameDescriptor:
     computers: str | None = None  # a module with ``plan`` (and ``observe`` if a computer remembers)
     simulator: str | None = None  # a module with ``main(argv)``: ``python -m bot simulate <id>``
     sources: tuple[str, ...] = ()  # the catalogue area's files; default: the package's folder
+    # The folder of the game's own catalogue files, relative to its package ("locales": its
+    # ``<id>.pot`` and ``<lang>/LC_MESSAGES/<id>.po``); None: bot/locales, as the bot's games.
+    locales: str | None = None
 
     @property
     def id(self) -> str:
@@ -62,6 +67,16 @@ class GameDescriptor:
     def package(self) -> str:
         """The game's package: where its area's messages live unless ``sources`` says otherwise."""
         return self.engine.__module__.rpartition(".")[0]
+
+    @property
+    def folder(self) -> Path:
+        """The game's package folder, wherever it is imported from."""
+        return Path(sys.modules[self.engine.__module__].__file__ or "").resolve().parent
+
+    @property
+    def catalogue_dir(self) -> Path | None:
+        """Where the game's own catalogue files live; None for a game bot/locales translates."""
+        return None if self.locales is None else self.folder / self.locales
 
     @property
     def area_sources(self) -> tuple[str, ...]:
@@ -80,6 +95,9 @@ class GameDescriptor:
 
 _EXTRA: dict[str, GameDescriptor] = {}
 _KNOWN: dict[str, GameDescriptor] | None = None  # the scan's, then _EXTRA's: read on every press
+# Counts register() and unregister(): the catalogues (bot.i18n.catalogues) merge a registered
+# game's own catalogue files, and read this to know when theirs are out of date.
+changes = 0
 
 
 def _scan() -> dict[str, GameDescriptor]:
@@ -138,8 +156,9 @@ def unregister(id: str) -> None:
 
 
 def _forget() -> None:
-    global _KNOWN
+    global _KNOWN, changes
     _KNOWN = None
+    changes += 1
 
 
 def get(id: str) -> GameDescriptor:
@@ -160,6 +179,9 @@ def missing(game: GameDescriptor) -> list[str]:
     for name in ("kind", "title", "min_players", "max_players"):
         if not getattr(game.engine, name, None):
             problems.append(f"its engine has no {name}")
+    where = game.catalogue_dir
+    if where is not None and not where.is_dir():  # the extractor fills it: it must only exist
+        problems.append(f"its catalogue folder {game.locales!r} does not exist")
     for name in ("cog", "history", "checker", "computers", "simulator"):
         if getattr(game, name):
             try:

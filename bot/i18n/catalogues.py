@@ -13,6 +13,7 @@ import io
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
@@ -26,6 +27,7 @@ from bot.i18n.plurals import with_plural_rule
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 DEFAULT = "en"
 
+_ENGLISH = NullTranslations()
 # Catalogues added while running (the tests' pseudo-locale); they take precedence over files.
 _extra: dict[str, NullTranslations] = {}
 
@@ -38,8 +40,39 @@ def shipped() -> tuple[str, ...]:
 
 
 def po_files(code: str) -> list[Path]:
-    """A language's catalogue files, one per area, by name."""
-    return sorted((LOCALE_DIR / code / "LC_MESSAGES").glob("*.po"))
+    """A language's catalogue files, one per area, by name: bot/locales', then each registered
+    game's that ships its own (docs/adding-a-game.md)."""
+    own = [path for _, path in game_catalogues(code) if path.exists()]
+    return sorted((LOCALE_DIR / code / "LC_MESSAGES").glob("*.po")) + own
+
+
+def game_catalogues(code: str | None = None) -> list[tuple[str, Path]]:
+    """(area, file) of every registered game that keeps its catalogue in its own package: its
+    template (``code`` None) or its ``code`` catalogue. Read from the registry when first needed,
+    so importing the catalogues loads no game."""
+    from bot.games import registry
+
+    found = []
+    for game in registry.games().values():
+        where = game.catalogue_dir
+        if where is not None:
+            name = f"{game.id}.pot" if code is None else f"{code}/LC_MESSAGES/{game.id}.po"
+            found.append((game.id, where / name))
+    return found
+
+
+_registry: Any = None  # bot.games.registry, once a lookup needed it (t() runs on every board)
+
+
+def _games_changed() -> int:
+    """How often games were registered: a game registered later (a test's, a plugin's) brings
+    its catalogue, so the merged catalogues are read again."""
+    global _registry
+    if _registry is None:
+        from bot.games import registry
+
+        _registry = registry
+    return _registry.changes
 
 
 def compiled(catalog: Catalog, code: str, domain: str | None = None) -> Translations:
@@ -58,7 +91,7 @@ def _compiled(path: Path, code: str) -> Translations:
 
 
 @cache
-def _translations(code: str) -> NullTranslations:
+def _translations(code: str, games_changed: int = 0) -> NullTranslations:
     """One language's areas merged into one catalogue: a lookup never needs to know which
     area a message came from. An id in two areas should read the same in both (a test checks)."""
     if code == DEFAULT:
@@ -83,7 +116,8 @@ def catalogue(locale: str) -> NullTranslations:
     """The translations for a catalogue code, or for any Discord locale (by ``catalogue_locale``)."""
     if locale in _extra:
         return _extra[locale]
-    return _translations(locale if locale in shipped() else catalogue_locale(locale))
+    code = locale if locale in shipped() else catalogue_locale(locale)
+    return _translations(code, _games_changed()) if code != DEFAULT else _ENGLISH
 
 
 def catalogue_locale(locale: object) -> str:

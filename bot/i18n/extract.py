@@ -15,15 +15,23 @@ whose messages changed are written, so helpers converting different areas do not
 other's files.
 ``--check`` changes nothing and fails if a template is out of date or a catalogue states another
 plural rule (run it in CI).
+
+A registered game that ships its own catalogue (its descriptor's ``locales``, a game outside
+``bot/``: docs/adding-a-game.md) is one more area, kept in its own folder: its package's messages
+and its slash commands' strings the bot's own commands do not already have. ``--game MODULE``
+imports MODULE first, so the games it registers are covered (``--game tests.games.oddoneout``);
+the tests, which import their games, cover them by themselves.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import io
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -31,33 +39,64 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.i18n.areas import COMMANDS, SOURCES, area_of, areas
 from bot.i18n.calls import extract_calls
-from bot.i18n.catalogues import DEFAULT, LOCALE_DIR, shipped
+from bot.i18n.catalogues import DEFAULT, LOCALE_DIR, game_catalogues, shipped
 from bot.i18n.plurals import plural_forms, with_plural_rule
+
+if TYPE_CHECKING:
+    from bot.games.registry import GameDescriptor
 
 ROOT = LOCALE_DIR.parent.parent
 # t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message)
 KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
 
 
+def own_games() -> dict[str, GameDescriptor]:
+    """The registered games that keep their catalogue in their own package, by id (their area)."""
+    from bot.games import registry
+
+    return {id: game for id, game in registry.games().items() if game.catalogue_dir is not None}
+
+
+def all_areas() -> tuple[str, ...]:
+    """bot/locales' areas, then the games' that ship their own catalogue."""
+    return (*areas(), *(area for area, _ in game_catalogues()))
+
+
+def _folder(area: str) -> Path:
+    """Where an area's files live: bot/locales, or its game's own catalogue folder."""
+    return next((path.parent for name, path in game_catalogues() if name == area), LOCALE_DIR)
+
+
 def template_path(area: str) -> Path:
-    return LOCALE_DIR / f"{area}.pot"
+    return _folder(area) / f"{area}.pot"
 
 
 def templates() -> list[Path]:
-    return [template_path(area) for area in areas() if template_path(area).exists()]
+    return [template_path(area) for area in all_areas() if template_path(area).exists()]
 
 
-async def _command_strings() -> list[tuple[str, str]]:
+async def _command_strings(games: list[GameDescriptor] | None = None) -> list[tuple[str, str]]:
     from bot.app.client import create_bot
     from bot.app.config import Config
     from bot.games import registry
     from bot.i18n.commands import command_strings
 
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    # The bot's own games: a game registered from elsewhere (a test's) carries its own catalogue.
-    bot = create_bot(config, games=list(registry.builtin().values()))
+    # The bot's own games by default: a game registered from elsewhere carries its own catalogue.
+    bot = create_bot(config, games=[*registry.builtin().values(), *(games or [])])
     await bot.load_cogs()
     return await command_strings(bot.tree)
+
+
+async def _all_command_strings() -> dict[str, list[tuple[str, str]]]:
+    """The slash command strings of each area: the bot's own in ``commands``; what a game with its
+    own catalogue adds (its group, its ``new`` command's options, its title in ``game:``
+    choices), in its own area, so a string the bot already has is translated in one place."""
+    own = {COMMANDS: await _command_strings()}
+    known = set(own[COMMANDS])
+    for area, game in own_games().items():
+        own[area] = [found for found in await _command_strings([game]) if found not in known]
+    return own
 
 
 def file_messages(path: Path) -> list[tuple[str | tuple[str, str], int]]:
@@ -66,13 +105,28 @@ def file_messages(path: Path) -> list[tuple[str | tuple[str, str], int]]:
     return [(message, lineno) for lineno, message, _comments, _context in extracted]
 
 
+def _game_sources(game: GameDescriptor) -> list[Path]:
+    """A game's own files whose messages are its area's: its package, without its tests."""
+    files = sorted(game.folder.rglob("*.py"))
+    return [path for path in files if not path.name.startswith("test_") and path.name != "conftest.py"]
+
+
+def _shown(path: Path) -> str:
+    """A source file's name in a catalogue: relative to the repository where it is in it."""
+    return (path.relative_to(ROOT) if path.is_relative_to(ROOT) else Path(path.name)).as_posix()
+
+
 def code_messages() -> list[tuple[str, str | tuple[str, str], str, int]]:
-    """(area, message or (singular, plural), path, line) of every marked call in bot/ and cogs/."""
+    """(area, message or (singular, plural), path, line) of every marked call in bot/ and cogs/,
+    and in the packages of the games that ship their own catalogue."""
     found = []
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
             found += [(area_of(relative), message, relative, line) for message, line in file_messages(path)]
+    for area, game in own_games().items():
+        for path in _game_sources(game):
+            found += [(area, message, _shown(path), line) for message, line in file_messages(path)]
     return found
 
 
@@ -81,7 +135,7 @@ def _empty(locale: str | None = None) -> Catalog:
 
 
 def _po_path(code: str, area: str) -> Path:
-    return LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po"
+    return _folder(area) / code / "LC_MESSAGES" / f"{area}.po"
 
 
 def _plural_drift(area: str) -> list[str]:
@@ -98,11 +152,12 @@ def _plural_drift(area: str) -> list[str]:
 
 def fresh_templates() -> dict[str, Catalog]:
     """Every area's catalogue of the messages the bot speaks, English only (the .pot files)."""
-    catalogs = {area: _empty() for area in areas()}
+    catalogs = {area: _empty() for area in all_areas()}
     for area, message, path, line in code_messages():
         catalogs[area].add(message, locations=[(path, line)])
-    for context, message in asyncio.run(_command_strings()):
-        catalogs[COMMANDS].add(message, context=context, locations=[("slash-commands", None)])
+    for area, strings in asyncio.run(_all_command_strings()).items():
+        for context, message in strings:
+            catalogs[area].add(message, context=context, locations=[("slash-commands", None)])
     return catalogs
 
 
@@ -135,6 +190,7 @@ def _stale(area: str, fresh: Catalog) -> bool:
 
 
 def _update(area: str, fresh: Catalog) -> None:
+    template_path(area).parent.mkdir(parents=True, exist_ok=True)  # a game's first catalogue
     template_path(area).write_bytes(_po_text(fresh, ignore_obsolete=True, include_lineno=False))
     for code in shipped():
         if code == DEFAULT:
@@ -147,13 +203,23 @@ def _update(area: str, fresh: Catalog) -> None:
             catalog = _empty(code)
         # Before the update: it fits each plural entry's forms to the catalogue's count.
         with_plural_rule(catalog, code).update(fresh, update_header_comment=False)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_po_text(catalog, include_lineno=False))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.i18n.extract", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; fail if a template is stale")
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first: the games it registers with their own catalogue are covered too",
+    )
     args = parser.parse_args(argv)
+    for module in args.game:
+        importlib.import_module(module)
     fresh = fresh_templates()
     stale = [area for area, catalog in fresh.items() if _stale(area, catalog)]
     if args.check or not stale:  # nothing new: the files (and their dates) stay as they are
@@ -164,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(bool(stale) and args.check)
     for area in stale:
         _update(area, fresh[area])
-    print(f"updated the area(s) {', '.join(stale)} in bot/locales ({len(shipped()) - 1} language(s))")
+    where = sorted({_shown(_folder(area)) for area in stale})
+    print(f"updated the area(s) {', '.join(stale)} in {', '.join(where)} ({len(shipped()) - 1} language(s))")
     return 0
 
 
