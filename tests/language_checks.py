@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from PIL import ImageDraw
 
+from bot.games import registry
 from bot.i18n import t
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
@@ -20,6 +21,13 @@ LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1
 EMBED_TOTAL, LABEL = 6000, 80
 COMMITMENT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 LANGUAGES = ("en", "de", "fr")
+
+
+def translated_games() -> list[str]:
+    """Every registered game that has catalogues: the bot's own (bot/locales) and each one
+    registered with its own (a test's game, in its folder). The language tests loop over these,
+    so a game is checked by being registered."""
+    return [id for id, game in registry.games().items() if id in registry.builtin() or game.catalogue_dir]
 
 
 def embed_text(embed: discord.Embed) -> str:

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import re
 from gettext import c2py
+from pathlib import Path
 
 import discord
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from language_checks import translated_games
 
 from bot.app.client import create_bot
 from bot.app.config import Config
-from bot.games import registry
 from bot.i18n import DEFAULT, shipped, t, tn
-from bot.i18n.areas import area_of, areas
-from bot.i18n.catalogues import LOCALE_DIR, compiled, install, po_files, uninstall
+from bot.i18n.areas import area_of
+from bot.i18n.catalogues import compiled, install, po_files, uninstall
 from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
-from bot.i18n.extract import main, template, templates
+from bot.i18n.extract import all_areas, main, template, templates
 from bot.i18n.plurals import plural_forms
 from bot.i18n.pseudo import PSEUDO, install_pseudo, pseudo_text, uninstall_pseudo, untranslated
 
@@ -30,16 +31,17 @@ FIELD = re.compile(r"\{\w+\}")
 NAME_CHARS = re.compile(r"^[-_'\w]{1,32}$")
 
 
-def read_area(code: str, area: str) -> Catalog:
-    with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po", "rb") as f:
+def read_area(code: str, path: Path) -> Catalog:
+    with open(path, "rb") as f:
         return read_po(f, locale=code)
 
 
 def read(code: str) -> Catalog:
-    """A language's areas in one catalogue, as the bot merges them."""
+    """A language's areas in one catalogue, as the bot merges them: bot/locales' and those of
+    every registered game that ships its own."""
     merged = Catalog(locale=code)
     for path in po_files(code):
-        for message in read_area(code, path.stem):
+        for message in read_area(code, path):
             if message.id:
                 merged[message.id] = message  # keeps context, string and flags
     return merged
@@ -52,7 +54,7 @@ def everything() -> Catalog:
 
 async def loaded_bot():
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config, games=list(registry.builtin()))  # the games bot/locales translates
+    bot = create_bot(config, games=translated_games())
     await bot.load_cogs()
     return bot
 
@@ -168,7 +170,7 @@ def test_plurals_follow_each_languages_rules_from_the_catalogue():
 def test_every_catalogue_states_the_projects_plural_rule_and_fills_its_forms(code):
     # The project's rule, not the installed Babel's table (which gave French three forms in 2.19).
     for path in po_files(code):
-        catalogue = read_area(code, path.stem)
+        catalogue = read_area(code, path)
         assert catalogue.plural_forms == plural_forms(code), path.name
         for message in catalogue:
             if isinstance(message.id, tuple):
@@ -227,7 +229,8 @@ def test_each_area_has_its_own_file_in_every_language():
     )
     assert area_of("cogs/standings.py") == "general" and area_of("bot/session/lobby.py") == "session"
     names = {path.stem for path in templates()}
-    assert {"commands", "general", "kabuki", "session"} <= names <= set(areas())
+    # Every game with catalogues is an area: a registered game's own files are read too.
+    assert {"commands", "general", "session", *translated_games()} <= names <= set(all_areas())
     for code in LANGUAGES:
         assert {path.stem for path in po_files(code)} == names, code
 
@@ -237,7 +240,7 @@ def test_a_message_in_two_areas_reads_the_same_in_both(code):
     # The areas merge into one catalogue: the same English must not mean two things.
     seen: dict[tuple[object, str | None], tuple[str, object]] = {}
     for path in po_files(code):
-        for message in read_area(code, path.stem):
+        for message in read_area(code, path):
             if not message.id:
                 continue
             key = (message.id, message.context)
