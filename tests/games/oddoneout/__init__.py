@@ -1,6 +1,7 @@
 """Odd One Out, a test-only game (rules: rules.md): the smallest whole game, proving that a game
 is one package and nothing else (docs/adding-a-game.md). Registered when tests/conftest.py imports
-the test games; production never imports it."""
+the test games; production never imports it. Its texts are translated by its own catalogue
+files (locales/), written by ``python -m bot.i18n.extract --game tests.games.oddoneout``."""
 
 from bot.games.registry import GameDescriptor, register
 
@@ -15,5 +16,6 @@ GAME = register(
         checker=f"{__name__}.rules_check:check_log",
         computers=f"{__name__}.players",
         simulator=f"{__name__}.simulate",
+        locales="locales",  # its catalogue files, in its own folder
     )
 )

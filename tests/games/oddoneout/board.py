@@ -1,5 +1,5 @@
 """Odd One Out's board: who has picked (never what), the scores, the last round face up, and the
-three pick buttons. Drawn from the public view alone."""
+three pick buttons. Drawn from the public view alone, in the game's language."""
 
 from __future__ import annotations
 
@@ -8,36 +8,50 @@ from typing import Any
 
 import discord
 
-from bot.glue.board import Board
+from bot.glue.board import Board, game_title
 from bot.glue.components import GameButton
+from bot.i18n import DEFAULT, t
 
-from .engine import PICKS, ROUNDS, scored
+from .engine import PICKS, ROUNDS, OddOneOutEngine, scored
 
 
-def render(view: Mapping[str, Any], names: Sequence[str], channel_id: int, *, live: bool = True) -> Board:
+def render(
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    channel_id: int,
+    *,
+    live: bool = True,
+    locale: str = DEFAULT,
+) -> Board:
     """``live=False``: a replay's board, with no deadline and no buttons."""
-    title = (
-        "Odd One Out — game over" if view["over"] else f"Odd One Out — round {view['round'] + 1} of {ROUNDS}"
-    )
+    game = game_title(locale, OddOneOutEngine.title)
+    if view["over"]:
+        title = t(locale, "{game} — game over", game=game)
+    else:
+        title = t(
+            locale, "{game} — round {round} of {rounds}", game=game, round=view["round"] + 1, rounds=ROUNDS
+        )
     embed = discord.Embed(title=title, colour=discord.Colour.teal())
     if not view["over"]:
         waiting = [name for name, done in zip(names, view["picked"], strict=True) if not done]
-        embed.description = "Pick 1, 2 or 3: a pick nobody else makes scores its value."
+        embed.description = t(locale, "Pick 1, 2 or 3: a pick nobody else makes scores its value.")
         if live and view["deadline"] is not None:
-            embed.description += f" The round ends <t:{view['deadline'] // 1000}:R>."
-        embed.add_field(name="Still picking", value=", ".join(waiting) or "nobody", inline=False)
+            ends = t(locale, "The round ends {when}.", when=f"<t:{view['deadline'] // 1000}:R>")
+            embed.description += " " + ends
+        embed.add_field(
+            name=t(locale, "Still picking"), value=", ".join(waiting) or t(locale, "nobody"), inline=False
+        )
     embed.add_field(
-        name="Scores",
+        name=t(locale, "Scores"),
         value="\n".join(f"{name}: {score}" for name, score in zip(names, view["scores"], strict=True)),
     )
     if view["rounds"]:
         last = view["rounds"][-1]
-        points = scored(last)
         embed.add_field(
-            name=f"Round {len(view['rounds'])}",
+            name=t(locale, "Round {round}", round=len(view["rounds"])),
             value="\n".join(
-                f"{name} picked {pick if pick is not None else 'nothing'} (+{p})"
-                for name, pick, p in zip(names, last, points, strict=True)
+                picked(locale, name, pick, points)
+                for name, pick, points in zip(names, last, scored(last), strict=True)
             ),
         )
     items = (
@@ -46,3 +60,9 @@ def render(view: Mapping[str, Any], names: Sequence[str], channel_id: int, *, li
         else [GameButton(channel_id, "pick", str(v), label=str(v)) for v in PICKS]
     )
     return Board(embed=embed, items=items)
+
+
+def picked(locale: str, name: str, pick: int | None, points: int) -> str:
+    if pick is None:
+        return t(locale, "{name} picked nothing (+{points})", name=name, points=points)
+    return t(locale, "{name} picked {pick} (+{points})", name=name, pick=pick, points=points)

@@ -3,6 +3,7 @@ private word that says what you picked (nobody else sees it)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -12,13 +13,14 @@ from discord.ext import commands
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.glue.board import Board, sign
 from bot.glue.components import Press
+from bot.i18n import DEFAULT, N_, duration, t
 from bot.session.gamecog import GameCog
 from bot.session.sessions import Session
 
 from . import board
 from .engine import ROUND_MS, OddOneOutEngine
 
-RULES = (
+RULES = N_(
     "**Odd One Out** (2–6 players, 3 rounds). Each round everyone secretly picks 1, 2 or 3 with "
     "the board's buttons. A pick nobody else made scores its value. Most points after 3 rounds win."
 )
@@ -29,6 +31,7 @@ class OddOneOutCog(GameCog, group_name="oddoneout", group_description="The test-
     rules_summary = RULES
 
     @app_commands.command(name="new", description="Open an Odd One Out lobby")
+    @app_commands.describe(round_timer="Seconds each round lasts before it is scored")
     async def new(
         self,
         interaction: discord.Interaction,
@@ -36,24 +39,36 @@ class OddOneOutCog(GameCog, group_name="oddoneout", group_description="The test-
     ) -> None:
         await self.open_lobby(interaction, {"round_ms": round_timer * 1000, "turn_ms": round_timer * 1000})
 
+    def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
+        return t(
+            locale, "Each round lasts {time}.", time=duration(locale, int(options.get("round_ms", ROUND_MS)))
+        )
+
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        drawn = board.render(session.engine.view(None), session.seat_names(), session.channel_id)
+        view = session.engine.view(None)
+        drawn = board.render(view, session.seat_names(), session.channel_id, locale=session.locale)
         return sign(drawn, session.commitment, locale=session.locale)
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
-        drawn = board.render(session.engine.view(None), session.seat_names(), session.channel_id)
+        view = session.engine.view(None)
+        drawn = board.render(view, session.seat_names(), session.channel_id, locale=session.locale)
         return sign(drawn, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
 
     def action_for(self, session: Session, seat: int, press: Press) -> Action:
         if press.name == "pick" and press.arg in ("1", "2", "3"):
             return {"type": "pick", "value": int(press.arg)}
-        raise IllegalAction("That button is out of date.")
+        raise IllegalAction(N_("That button is out of date."))
 
     def render_private(self, session: Session, seat: int, event: Event) -> dict[str, Any] | None:
         if event.kind == "you_picked":
-            return {"content": f"You picked **{event.data['value']}**. Nobody else sees it."}
+            locale = session.seat_locale(seat)
+            return {
+                "content": t(
+                    locale, "You picked **{value}**. Nobody else sees it.", value=event.data["value"]
+                )
+            }
         return None
 
 

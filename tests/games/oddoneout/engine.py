@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from bot.engine import Event, GameEngine, IllegalAction, Result
+from bot.engine.protocol import N_
 
 ROUNDS = 3
 PICKS = (1, 2, 3)
@@ -50,11 +51,11 @@ class OddOneOutEngine(GameEngine):
 
     def apply(self, seat: int, action: Mapping[str, Any], now: int) -> list[Event]:
         if self.is_over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(N_("The game is over."))
         if action.get("type") != "pick" or action.get("value") not in PICKS:
-            raise IllegalAction("Pick 1, 2 or 3.")
+            raise IllegalAction(N_("Pick 1, 2 or 3."))
         if self.s["picks"][seat] is not None:
-            raise IllegalAction("You have already picked this round.")
+            raise IllegalAction(N_("You have already picked this round."))
         self.s["log"].append({"op": "apply", "seat": seat, "action": dict(action), "now": now})
         self.s["picks"][seat] = action["value"]
         events = [

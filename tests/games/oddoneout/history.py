@@ -9,7 +9,7 @@ from typing import Any
 from bot.engine.protocol import IllegalAction
 from bot.engine.replay import LOG_FORMAT, NO_CHANNEL, ReplayError
 from bot.glue.board import Board
-from bot.i18n import DEFAULT
+from bot.i18n import DEFAULT, t, tn
 
 from . import board
 from .engine import ROUNDS, OddOneOutEngine
@@ -36,25 +36,49 @@ def rerun(
     and the engine part."""
     log = rec["log"]
     engine = OddOneOutEngine.new(rec["players"], rec["seed"], rec["options"], log[0]["now"])
-    yield f"The game begins: {rec['players']} players, {ROUNDS} rounds", engine
+    players = rec["players"]
+    yield (
+        tn(
+            locale,
+            "The game begins: {n} player, {rounds} rounds",
+            "The game begins: {n} players, {rounds} rounds",
+            players,
+            rounds=ROUNDS,
+        ),
+        engine,
+    )
     for i, entry in enumerate(log[1:], 1):
         before = engine.s["round"]
         try:
             if entry["op"] == "apply":
                 engine.apply(entry["seat"], entry["action"], entry["now"])
-                text = f"{names[entry['seat']]} picks {entry['action']['value']}"
             else:
                 engine.advance(entry["now"])
-                text = "The round's time runs out"
         except IllegalAction as refusal:
             raise ReplayError(f"log entry {i}: the engine refuses it: {refusal.reason}") from None
-        if engine.s["round"] != before:
-            text += f"; round {engine.s['round']} is scored"
-        yield text, engine
+        yield (
+            step_words(entry, names, engine.s["round"] if engine.s["round"] != before else None, locale),
+            engine,
+        )
     if not engine.is_over:
         raise ReplayError("the log stops before the last round was scored")
     if engine.s["scores"] != list(rec["scores"]):
         raise ReplayError(f"the log scores {engine.s['scores']}, the record says {rec['scores']}")
+
+
+def step_words(entry: Mapping[str, Any], names: Sequence[str], scored: int | None, locale: str) -> str:
+    """What one log entry did, as a whole sentence (a translator reorders it): who picked what,
+    or the round's time running out, and the round it scored if it ended one."""
+    if entry["op"] == "apply":
+        name, value = names[entry["seat"]], entry["action"]["value"]
+        if scored is None:
+            return t(locale, "{name} picks {value}", name=name, value=value)
+        return t(
+            locale, "{name} picks {value}; round {round} is scored", name=name, value=value, round=scored
+        )
+    if scored is None:
+        return t(locale, "The round's time runs out")
+    return t(locale, "The round's time runs out; round {round} is scored", round=scored)
 
 
 def dealt_cards(rec: Mapping[str, Any]) -> int:
@@ -65,10 +89,12 @@ def hidden(engine: OddOneOutEngine, names: Sequence[str], locale: str = DEFAULT)
     """This round's picks so far, which the board keeps secret until the round is scored."""
     picks = engine.s["picks"]
     made = [f"{names[seat]}: {pick}" for seat, pick in enumerate(picks) if pick is not None]
-    return "Picks this round: " + (", ".join(made) or "none yet")
+    if not made:
+        return t(locale, "Picks this round: none yet")
+    return t(locale, "Picks this round: {picks}", picks=", ".join(made))
 
 
 def replay_board(
     engine: OddOneOutEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT
 ) -> Board:
-    return board.render(engine.view(None), names, NO_CHANNEL, live=False)
+    return board.render(engine.view(None), names, NO_CHANNEL, live=False, locale=locale)
