@@ -4,6 +4,7 @@ of /rules and secrets no language may show. Imported as ``from language_checks i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -11,10 +12,12 @@ from types import ModuleType
 from typing import Any
 
 import discord
+from babel.messages.pofile import read_po
 from PIL import ImageDraw
 
 from bot.games import registry
 from bot.i18n import t
+from bot.i18n.catalogues import po_files
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048}
@@ -148,3 +151,25 @@ async def rules_as_read(world: World, members: Iterable[Any], game: str) -> dict
         assert shown.ephemeral
         read[member] = shown.response.embeds[0].description
     return read
+
+
+def english_phrases(code: str, *areas: str) -> set[str]:
+    """The English of every message of ``areas`` that ``code`` says otherwise, cut at its fields
+    and markup: the pieces of two words or more, which a screen in ``code`` must not show."""
+    phrases: set[str] = set()
+    for path in po_files(code):
+        if path.stem not in areas:
+            continue
+        with open(path, "rb") as po:
+            for message in read_po(po, locale=code):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                if not message.id or message.context:
+                    continue
+                for english in ids:
+                    for piece in re.split(r"\{\w+\}|\*\*|\n|<[^<>]*>", english):
+                        piece = piece.strip(" .:;,!?—()")
+                        # A piece the translation keeps as it is (a name) is no English left over.
+                        if len(piece.split()) >= 2 and not any(piece in string for string in strings):
+                            phrases.add(piece)
+    return phrases
