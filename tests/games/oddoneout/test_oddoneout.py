@@ -1,13 +1,18 @@
 """Odd One Out through SimCord, as its own folder registers it: the lobby, a whole game with a
 round run out by its timer, each pick private, a restart mid-game, the record kept, verified and
-replayed with /replay. Nothing outside this folder names the game."""
+replayed with /replay; its catalogue, in this folder too. Nothing outside this folder names the
+game: the language tests read it by its being registered with catalogues."""
 
 from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from replay_checks import assert_stored_record_verifies
 
 from bot.games import registry
+from bot.i18n import t
 
 
 @pytest.fixture
@@ -67,3 +72,20 @@ def test_it_is_registered_from_its_own_folder_and_members_never_see_it():
     game = registry.get("oddoneout")
     assert registry.missing(game) == [] and game.package == "games.oddoneout"
     assert "oddoneout" not in registry.builtin()
+
+
+def test_its_catalogue_lives_in_its_folder_and_speaks_once_it_is_registered():
+    game = registry.get("oddoneout")
+    assert game.catalogue_dir == Path(__file__).parent / "locales"
+    assert t("de", "Pick 1, 2 or 3.") == "Wähl 1, 2 oder 3."
+    # Registered after the catalogues were read (a plugin's game): its texts come with it.
+    registry.unregister("oddoneout")
+    try:
+        assert t("de", "Pick 1, 2 or 3.") == "Pick 1, 2 or 3."
+    finally:
+        registry.register(game)
+    assert t("fr", "Pick 1, 2 or 3.") == "Choisissez 1, 2 ou 3." and t("de", "Scores") == "Punkte"
+    # A catalogue folder named but missing stops the start, naming it.
+    assert "its catalogue folder 'nowhere' does not exist" in registry.missing(
+        replace(game, locales="nowhere")
+    )
