@@ -6,17 +6,14 @@ rematch's seat) speak their own Discord language (German, French, English)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from babel.messages.pofile import read_po
 from kabuki_tables import FAST, Table, embed_text
-from language_checks import World, server
+from language_checks import World, english_phrases, server
 
 from bot.i18n import t
 
 FOX, MOON, ONI, CAT = 2, 1, 3, 4
-LOCALES = Path(__file__).parents[2] / "bot" / "locales"
 
 
 def german_server(env: Any, locales: Any) -> World:
@@ -37,25 +34,6 @@ def public_text(world: World) -> str:
         parts.append(embed_text(message))
         parts += labels(message)
     return "\n".join(parts)
-
-
-def english_phrases(*areas: str) -> set[str]:
-    """The English of every message of ``areas`` that German says otherwise, cut at its fields:
-    the pieces of two words or more, which a German screen must not show."""
-    phrases: set[str] = set()
-    for area in areas:
-        with open(LOCALES / "de" / "LC_MESSAGES" / f"{area}.po", "rb") as po:
-            for message in read_po(po):
-                ids = message.id if isinstance(message.id, tuple) else (message.id,)
-                strings = message.string if isinstance(message.string, tuple) else (message.string,)
-                if not message.id or message.context or ids[0] in strings:
-                    continue
-                for english in ids:
-                    for piece in re.split(r"\{\w+\}|\*\*|\n", english):
-                        piece = piece.strip(" .:;,!?—()")
-                        if len(piece.split()) >= 2:
-                            phrases.add(piece)
-    return phrases
 
 
 async def play_out(env: Any, table: Table) -> None:
@@ -169,7 +147,7 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     # No public message spoke English: no phrase of the session's or Kabuki's messages that
     # German says otherwise, and none of the members' private answers.
     shown = public_text(world)
-    assert [phrase for phrase in english_phrases("session", "kabuki") if phrase in shown] == []
+    assert [phrase for phrase in english_phrases("de", "session", "kabuki") if phrase in shown] == []
     for private in ("Vous", "Only the host", "Du bist der Gastgeber"):
         assert private not in shown
 
