@@ -27,6 +27,7 @@ from bot.i18n.plurals import with_plural_rule
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 DEFAULT = "en"
 
+# English is the messages' own text: a lookup in it needs no catalogue, nor the registry's games.
 _ENGLISH = NullTranslations()
 # Catalogues added while running (the tests' pseudo-locale); they take precedence over files.
 _extra: dict[str, NullTranslations] = {}
