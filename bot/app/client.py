@@ -18,7 +18,9 @@ from bot.glue.components import Press, press_of
 from bot.i18n import CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.ops.gc_tuning import tune_garbage_collector
 from bot.ops.metrics import Metrics
+from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private
+from bot.session.guarded import Guard
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
 from bot.session.sessions import SessionRegistry, restored_state
@@ -62,7 +64,8 @@ class GameBot(commands.AutoShardedBot):
         self.config = config
         self.sessions = SessionRegistry()
         self.publishers = Publishers(self)
-        self.metrics = Metrics(self.sessions)
+        self.guard = Guard(self)  # every write a game makes, retried when the database fails
+        self.metrics = Metrics(self.sessions, self.guard)
         self.game_cogs: dict[str, GameCog] = {}
         self.languages = ServerLanguages()  # each server's /settings language (bot/i18n)
         self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
@@ -148,6 +151,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.publishers.close()
+        self.guard.close()
         await super().close()
         self.metrics.stop()
         storage = getattr(self, "storage", None)
@@ -176,6 +180,15 @@ class GameBot(commands.AutoShardedBot):
         session = self.sessions.get(channel_id)
         if session is not None and session.board_message_id in message_ids:
             await self.game_cogs[session.kind].board_deleted(session, session.board_message_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await gone.channel_deleted(self, channel.id, gone.CHANNEL_DELETED)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await gone.channel_deleted(self, payload.thread_id, gone.THREAD_DELETED)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await gone.guild_left(self, guild.id)
 
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message.

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.glue.clock import now_ms, snowflake_ms
@@ -24,11 +24,15 @@ from bot.glue.clock import now_ms, snowflake_ms
 if TYPE_CHECKING:
     import discord
 
+    from bot.session.guarded import Guard
     from bot.session.sessions import SessionRegistry
 
 log = logging.getLogger(__name__)
 
 ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
+# A game whose armed instant is this far behind is stuck: a timer fires within milliseconds, a
+# loaded loop within seconds, and one waiting for its game's lock (a slow save) not much later.
+STUCK_AFTER_MS = 60_000
 SAMPLE_EVERY_S = 0.5
 PRESS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 SAVE_BUCKETS = (0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25)
@@ -54,14 +58,64 @@ class _OpenGames(Collector):
         yield family
 
 
+class _Database(Collector):
+    """The database's state and the games it holds back, counted when scraped."""
+
+    def __init__(self, sessions: SessionRegistry, guard: Guard | None) -> None:
+        self._sessions = sessions
+        self._guard = guard
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        up, waiting = database_state(self._guard)
+        yield GaugeMetricFamily(
+            "partycards_database_up", "1 if the latest write went through, 0 if it failed", value=up
+        )
+        yield CounterMetricFamily(
+            "partycards_database_faults",
+            "Writes the database failed (each is kept and retried)",
+            value=self._guard.faults if self._guard is not None else 0,
+        )
+        yield GaugeMetricFamily(
+            "partycards_games_waiting_on_database",
+            "Games whose latest write failed and waits for a retry",
+            value=waiting,
+        )
+        yield GaugeMetricFamily(
+            "partycards_games_stuck",
+            f"Games whose timer is more than {STUCK_AFTER_MS // 1000} s past its instant (should stay 0)",
+            value=stuck_games(self._sessions),
+        )
+
+
+def database_state(guard: Guard | None) -> tuple[int, int]:
+    """(1 if the latest write went through else 0, games waiting on a retry)."""
+    if guard is None:
+        return 1, 0
+    return int(guard.database_ok), len(guard.waiting)
+
+
+def stuck_games(sessions: SessionRegistry, now: int | None = None) -> int:
+    """Games whose armed instant passed more than ``STUCK_AFTER_MS`` ago and was not acted on: a
+    timer that died. Read from another thread: only attributes, one at a time."""
+    now = now_ms() if now is None else now
+    count = 0
+    for session in sessions:
+        alarm = session.timer
+        deadline = alarm.deadline if alarm is not None else None
+        if deadline is not None and now - deadline > STUCK_AFTER_MS:
+            count += 1
+    return count
+
+
 def open_games(sessions: SessionRegistry) -> Tally[tuple[str, str]]:
     # Iterating the registry copies it in one step, so another thread may read it safely.
     return Tally((session.kind, session.status) for session in sessions)
 
 
 class Metrics:
-    def __init__(self, sessions: SessionRegistry) -> None:
+    def __init__(self, sessions: SessionRegistry, guard: Guard | None = None) -> None:
         self.sessions = sessions
+        self.guard = guard
         self.registry = CollectorRegistry()
         r = self.registry
         self._presses = Counter("partycards_presses", "Presses handled", ["kind"], registry=r)
@@ -81,6 +135,7 @@ class Metrics:
             "partycards_event_loop_lag_seconds", "Event-loop lag samples", buckets=LAG_BUCKETS, registry=r
         )
         r.register(_OpenGames(sessions))
+        r.register(_Database(sessions, guard))
         # Plain tallies for the health line, which reports what happened since the last one.
         self.press_count = 0
         self.refused_count = 0
@@ -159,6 +214,11 @@ class Metrics:
             f"{period_s:.0f} s ({self.press_count / period_s:.2f}/s), {self.refused_count} refused, "
             f"{self.late_count} late; loop lag max {self.lag_max * 1000:.1f} ms, "
             f"last {self.lag_last * 1000:.1f} ms"
+        )
+        up, waiting = database_state(self.guard)
+        line += (
+            f"; database {'up' if up else 'failing'}, {waiting} waiting on it, "
+            f"{stuck_games(self.sessions)} stuck"
         )
         self.press_count = self.refused_count = self.late_count = 0
         self.lag_max = 0.0

@@ -100,9 +100,6 @@ class Session:
     # How many of the engine's log entries are stored as rows (0 for a session restored from a
     # state saved whole: its next save stores them all).
     logged: int = field(default=0, repr=False, compare=False)
-    # How often recording this finished game failed (the database was down): the next try waits
-    # longer (``SessionTimers.finish_later``). Not saved: a restart tries at once.
-    finish_tries: int = field(default=0, repr=False, compare=False)
 
     @functools.cached_property
     def tag(self) -> str:
