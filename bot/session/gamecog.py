@@ -56,8 +56,8 @@ UNSAVED_MOVE = N_(
 )
 # The final board while a finished game's record waits on the database.
 RECORD_WAITS = N_(
-    "Game over. The result is recorded as soon as the database is back (it is unavailable just "
-    "now); **Play again** comes with it."
+    "Game over. Saving its result waits for the database (unavailable just now); it is done by "
+    "itself, and **Play again** comes with it."
 )
 
 

@@ -237,7 +237,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     assert "the database failed on its finish (OperationalError: database is locked)" in caplog.text
     assert simcord_env.bot.sessions.get(world.channel.id) is not None  # kept until recorded
     # The channel is told the game is over and its result waits; Play again comes with it.
-    assert "recorded as soon as the database is back" in world.board().content
+    assert "Saving its result waits for the database" in world.board().content
     assert not world.board().components
     assert await storage.game_count(world.guild.id, "tap") == 0
     await simcord_env.advance_time(6)  # fails again: the next try waits 10 s
