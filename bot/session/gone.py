@@ -57,7 +57,9 @@ async def missing(bot: GameBot, session: Session) -> str | None:
     except discord.Forbidden:
         return BOT_REMOVED if guild is None else None  # in the server but not let in: a permission
     except discord.HTTPException as error:
-        log.warning("channel %s of a restored game not checked: %s/%s", session.channel_id, error.status, error.code)
+        log.warning(
+            "channel %s of a restored game not checked: %s/%s", session.channel_id, error.status, error.code
+        )
     return None
 
 

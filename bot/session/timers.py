@@ -27,7 +27,7 @@ from bot.glue.clock import now_ms
 from bot.i18n import duration, t
 from bot.session import computers, gone
 from bot.session.guarded import describe
-from bot.session.sessions import LOBBY, PLAYING, Session
+from bot.session.sessions import LOBBY, Session
 
 if TYPE_CHECKING:
     from bot.session.gamecog import GameCog
