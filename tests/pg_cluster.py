@@ -48,6 +48,7 @@ class Cluster:
         self.port = 0
         self.directory: Path | None = None
         self._as: list[str] = []
+        self._options = ""  # the server's command line, to start it again the same
 
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -86,9 +87,8 @@ class Cluster:
                     *self.settings,
                 ]
             )
-            self._run(
-                "pg_ctl", "-D", str(data), "-o", options, "-l", str(self.directory / "log"), "-w", "start"
-            )
+            self._options = options
+            self.resume()
         except subprocess.CalledProcessError as error:
             output = error.stdout.decode(errors="replace") if error.stdout else ""
             log = self.directory / "log"
@@ -107,6 +107,17 @@ class Cluster:
                 self._run("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.directory, ignore_errors=True)
         self.directory = None
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would, keeping its data (the chaos test)."""
+        assert self.directory is not None
+        self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on its data and port."""
+        assert self.directory is not None
+        data, log = str(self.directory / "data"), str(self.directory / "log")
+        self._run("pg_ctl", "-D", data, "-o", self._options, "-l", log, "-w", "start")
 
     def create_database(self, name: str) -> str:
         """A new empty database; its address."""

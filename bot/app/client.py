@@ -15,18 +15,22 @@ from discord.ext import commands
 from bot.app.config import Config
 from bot.glue import faults
 from bot.glue.components import Press, press_of
-from bot.i18n import CommandTranslator, ServerLanguages, private_locale, t, translated
+from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.ops.gc_tuning import tune_garbage_collector
 from bot.ops.metrics import Metrics
 from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private
-from bot.session.guarded import Guard
+from bot.session.guarded import Guard, database_fault
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
 from bot.session.sessions import SessionRegistry, restored_state
 from bot.storage import SavedSession, Storage
 
 log = logging.getLogger(__name__)
+
+# A command or press that needed the database while it was failing (a write waits and is retried
+# by itself: bot/session/guarded.py; this is for what cannot wait, a read).
+DATABASE_DOWN = N_("I could not reach my database just now. Nothing changed; try again in a minute.")
 
 
 def default_game_cogs() -> list[type[GameCog]]:
@@ -150,6 +154,19 @@ class GameBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        """Stop: a last try of the writes waiting on the database, every game's timer stopped (each
+        game is saved already), board edits still waiting dropped (a restored game draws its board
+        again), then the connection and the database closed."""
+        if not self.is_closed():
+            waiting = await self.guard.flush()
+            for session in self.sessions:
+                if session.timer is not None:
+                    session.timer.cancel()
+            log.info(
+                "stopping: %d open game(s) saved, %d still waiting on the database",
+                len(self.sessions) - waiting,
+                waiting,
+            )
         self.publishers.close()
         self.guard.close()
         await super().close()
@@ -235,6 +252,11 @@ class GameBot(commands.AutoShardedBot):
                 )
             await cog.on_press(interaction, session, press)
         except Exception as error:
+            if database_fault(error):
+                log.warning(
+                    "press in channel %s not answered: the database failed (%s)", press.channel_id, error
+                )
+                return await self._apologize(interaction, t(locale, DATABASE_DOWN))
             if faults.discords_fault(error):
                 # Discord's, not a bug: whatever the press changed is saved, the board heals.
                 log.warning("press in channel %s not answered: %s", press.channel_id, _status(error))
@@ -250,6 +272,15 @@ class GameBot(commands.AutoShardedBot):
             await reply_private(interaction, text)
             return
         if await self.answer_fault(interaction, error):
+            return
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if database_fault(original):
+            # Reads (/leaderboard, /stats, /replay) have nothing to keep for later: the member asks again.
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.warning(
+                "/%s in channel %s: the database failed (%s)", command, interaction.channel_id, original
+            )
+            await self._apologize(interaction, t(private_locale(interaction), DATABASE_DOWN))
             return
         log.error("slash command failed", exc_info=error)
         await self._apologize(interaction)

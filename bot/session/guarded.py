@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 RETRY_S = 5.0  # the first retry of a failed write waits this long...
 RETRY_MAX_S = 60.0  # ...doubling each time, up to this: a database back is used within a minute
+FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this long in all
 
 Write = Callable[[], Awaitable[Any]]
 
@@ -40,12 +41,15 @@ def _database_errors() -> tuple[type[BaseException], ...]:
         from asyncpg import exceptions as pg
     except ImportError:  # the PostgreSQL extra is optional
         return tuple(errors)
-    # A connection lost or refused, a server shutting down or starting up, out of resources.
+    # A connection lost or refused, a server shutting down or starting up, out of resources; and
+    # a pooled connection still consuming the error the server killed it with (asyncpg says
+    # "another operation is in progress"), seen when the server ends connections.
     errors += [
         pg.PostgresConnectionError,
         pg.InterfaceError,
         pg.OperatorInterventionError,
         pg.InsufficientResourcesError,
+        pg.InternalClientError,
     ]
     return tuple(errors)
 
@@ -180,6 +184,34 @@ class Guard:
                         self._through(entry)  # the step wrote, or found nothing left to write
                 finally:
                     entry.running = False
+
+    async def flush(self, timeout_s: float = FLUSH_S) -> int:
+        """The process stops: each write still waiting is tried once more now, within
+        ``timeout_s`` in all. Returns how many still wait (their games' last saves stand)."""
+        entries = list(self.waiting.values())
+        for entry in entries:
+            if entry.task is not None:
+                entry.task.cancel()  # its pause, not a write: writes run under the game's lock
+
+        async def last_try(entry: Waiting) -> None:
+            async with entry.session.lock:
+                if self.waiting.get(entry.session.channel_id) is not entry:
+                    return
+                entry.running = True
+                try:
+                    await entry.again()
+                except Exception as error:
+                    if not database_fault(error):
+                        log.exception("%s: its %s failed at the stop", describe(entry.session), entry.what)
+                finally:
+                    entry.running = False
+
+        if entries:
+            try:
+                await asyncio.wait_for(asyncio.gather(*(last_try(e) for e in entries)), timeout_s)
+            except TimeoutError:
+                log.warning("stopping: the database did not answer within %.0f s", timeout_s)
+        return len(self.waiting)
 
     def close(self) -> None:
         """The process stops: retries still waiting stop (their games' last saves stand)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
 from bot.i18n.catalogues import catalogue_locale
-from bot.storage import LogRows, SavedSession, Storage
+from bot.storage import LogGap, LogRows, SavedSession, Storage
 
 if TYPE_CHECKING:
     from bot.session.timers import Alarm
@@ -209,9 +209,15 @@ class Session:
 
 
 async def save(storage: Storage, session: Session, now: int) -> None:
-    """The session's state and its log's new entries, in one transaction."""
+    """The session's state and its log's new entries, in one transaction; the whole log again if
+    the database lost rows it had taken (``LogGap``: a server crash)."""
     state, log = session.to_save()
-    await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+    try:
+        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+    except LogGap:
+        session.logged = 0
+        state, log = session.to_save()
+        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
     session.logged = 0 if log is None else log.end
 
 
