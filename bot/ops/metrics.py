@@ -33,6 +33,7 @@ ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
 # A game whose armed instant is this far behind is stuck: a timer fires within milliseconds, a
 # loaded loop within seconds, and one waiting for its game's lock (a slow save) not much later.
 STUCK_AFTER_MS = 60_000
+COUNT_STUCK_EVERY_S = 5.0  # the sampler has the loop count stuck games this often
 SAMPLE_EVERY_S = 0.5
 PRESS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 SAVE_BUCKETS = (0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25)
@@ -61,8 +62,8 @@ class _OpenGames(Collector):
 class _Database(Collector):
     """The database's state and the games it holds back, counted when scraped."""
 
-    def __init__(self, sessions: SessionRegistry, guard: Guard | None) -> None:
-        self._sessions = sessions
+    def __init__(self, metrics: Metrics, guard: Guard | None) -> None:
+        self._metrics = metrics
         self._guard = guard
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -83,7 +84,7 @@ class _Database(Collector):
         yield GaugeMetricFamily(
             "partycards_games_stuck",
             f"Games whose timer is more than {STUCK_AFTER_MS // 1000} s past its instant (should stay 0)",
-            value=stuck_games(self._sessions),
+            value=self._metrics.stuck(),
         )
 
 
@@ -94,10 +95,10 @@ def database_state(guard: Guard | None) -> tuple[int, int]:
     return int(guard.database_ok), len(guard.waiting)
 
 
-def stuck_games(sessions: SessionRegistry, now: int | None = None) -> int:
-    """Games whose armed instant passed more than ``STUCK_AFTER_MS`` ago and was not acted on: a
-    timer that died. Read from another thread: only attributes, one at a time."""
-    now = now_ms() if now is None else now
+def stuck_games(sessions: SessionRegistry, now: int) -> int:
+    """Games whose timer was due more than ``STUCK_AFTER_MS`` before ``now`` (Discord's clock, in
+    ms) and is still the game's timer: it never fired, or its step died without setting the next
+    one (a timer that ran sets a new one)."""
     count = 0
     for session in sessions:
         alarm = session.timer
@@ -135,7 +136,7 @@ class Metrics:
             "partycards_event_loop_lag_seconds", "Event-loop lag samples", buckets=LAG_BUCKETS, registry=r
         )
         r.register(_OpenGames(sessions))
-        r.register(_Database(sessions, guard))
+        r.register(_Database(self, guard))
         # Plain tallies for the health line, which reports what happened since the last one.
         self.press_count = 0
         self.refused_count = 0
@@ -145,6 +146,8 @@ class Metrics:
         self._server: Any = None
         self._sampler: _Sampler | None = None
         self._per_kind: dict[str, tuple[Any, Any]] = {}  # labelled children: labels() takes a lock
+        self._loop_thread: int | None = None  # the event loop's thread, once started
+        self._stuck = 0  # games stuck past their timer, as last counted on the loop
 
     # ----------------------------------------------------------------- hooks (event loop)
 
@@ -179,6 +182,7 @@ class Metrics:
             except OSError as error:
                 raise MetricsUnavailable(f"METRICS_PORT {port}: cannot listen on {host}: {error}") from error
             log.info("metrics on http://%s:%s/metrics", host, self._server.server_port)
+        self._loop_thread = threading.get_ident()
         if port is not None or health_log_s is not None:
             self._sampler = _Sampler(self, asyncio.get_running_loop(), health_log_s)
             self._sampler.start()
@@ -196,6 +200,15 @@ class Metrics:
         if server is not None:
             server.shutdown()
             server.server_close()
+
+    def stuck(self) -> int:
+        """Games stuck past their timer: counted on the event loop, where Discord's clock is (in
+        tests, SimCord's virtual one); another thread (a scrape, the health line) reads the count
+        the sampler last had the loop make."""
+        if self._loop_thread is not None and threading.get_ident() != self._loop_thread:
+            return self._stuck
+        self._stuck = stuck_games(self.sessions, now_ms())
+        return self._stuck
 
     def record_lag(self, seconds: float) -> None:
         self._lag.observe(seconds)
@@ -216,10 +229,7 @@ class Metrics:
             f"last {self.lag_last * 1000:.1f} ms"
         )
         up, waiting = database_state(self.guard)
-        line += (
-            f"; database {'up' if up else 'failing'}, {waiting} waiting on it, "
-            f"{stuck_games(self.sessions)} stuck"
-        )
+        line += f"; database {'up' if up else 'failing'}, {waiting} waiting on it, {self.stuck()} stuck"
         self.press_count = self.refused_count = self.late_count = 0
         self.lag_max = 0.0
         return line
@@ -240,13 +250,16 @@ class _Sampler(threading.Thread):
         self._stopping.set()
 
     def run(self) -> None:
-        last_line = time.perf_counter()
+        last_line = last_count = time.perf_counter()
         while not self._stopping.wait(SAMPLE_EVERY_S):
             lag = self._probe()
             if lag is None:
                 return  # the loop is gone
             self._metrics.record_lag(lag)
             now = time.perf_counter()
+            if now - last_count >= COUNT_STUCK_EVERY_S:
+                last_count = now
+                self._loop.call_soon_threadsafe(self._metrics.stuck)
             if self._health_log_s is not None and now - last_line >= self._health_log_s:
                 log.info(self._metrics.health_line(now - last_line))
                 last_line = now

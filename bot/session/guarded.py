@@ -110,6 +110,7 @@ class Guard:
         return True
 
     def _through(self, entry: Waiting) -> None:
+        self.database_ok = True
         session = entry.session
         if self.waiting.get(session.channel_id) is entry:
             del self.waiting[session.channel_id]

@@ -31,7 +31,6 @@ from bot.games.kingdom.cog import KingdomCog
 from bot.games.masks.cog import MasksCog
 from bot.glue import faults
 from bot.glue.components import bind
-from bot.ops.metrics import stuck_games
 from bot.session import lobby
 from bot.session.guarded import database_fault
 from bot.session.sessions import PLAYING
@@ -432,7 +431,7 @@ class Chaos:
         self._clear_faults()
         await self.env.advance_time(6)
         self.counts["checkpoints"] += 1
-        if stuck_games(self.bot.sessions):
+        if self.bot.metrics.stuck():
             self.counts["stuck games"] += 1
             self.failures.append("a game's timer is more than a minute past its instant")
         if self._board_matches():

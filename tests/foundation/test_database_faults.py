@@ -11,7 +11,6 @@ import sqlite3
 
 from test_sessions import scores, start_tap
 
-from bot.ops.metrics import stuck_games
 from bot.session.guarded import RETRY_MAX_S
 
 
@@ -67,7 +66,7 @@ async def test_a_timer_whose_save_fails_keeps_the_game_s_clock_and_saves_once_th
     assert "Turn 2: **alice**" in world.board().embeds[0].description
     lines = [r.getMessage() for r in caplog.records if "the database failed" in r.getMessage()]
     assert len(lines) == 1 and "(tap)" in lines[0] and "disk I/O error" in lines[0]  # once per game
-    assert simcord_env.bot.metrics.guard.waiting and stuck_games(simcord_env.bot.sessions) == 0
+    assert simcord_env.bot.guard.waiting and simcord_env.bot.metrics.stuck() == 0
     outage.end()
     await simcord_env.advance_time(RETRY_MAX_S)
     live = simcord_env.bot.sessions.get(world.channel.id).engine.to_json()["turn"]
