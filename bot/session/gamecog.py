@@ -520,16 +520,19 @@ class GameCog(Lobby, commands.GroupCog):
         self.timers.cancel(session)  # at once: no idle turn is played in a channel nobody sees
         self.bot.publishers.drop(session.channel_id)  # and no board is sent there
         status = session.status
+        # A game over before its channel went (its record waiting on the database) keeps its
+        # result; one still in play has none: abandoned, rating nobody.
+        result = session.engine.result() if session.engine is not None and session.engine.is_over else None
 
         async def write() -> None:
             if status == PLAYING:
-                await record(self, session, "abandoned", None)
+                await record(self, session, "finished" if result else "abandoned", result)
             await self.bot.storage.delete_session(session.guild_id, session.channel_id)
             self.bot.sessions.remove(session)
 
         if await self.bot.guard.write(session, "drop", write, again=lambda: self._drop(session, why)):
-            what = "game ended as abandoned" if status == PLAYING else "lobby closed"
-            log.info("%s: %s, %s", describe(session), why, what)
+            what = "lobby closed" if status == LOBBY else "game ended as abandoned"
+            log.info("%s: %s, %s", describe(session), why, "finished game recorded" if result else what)
 
     async def _forget(self, session: Session) -> None:
         await self.bot.storage.delete_session(session.guild_id, session.channel_id)
