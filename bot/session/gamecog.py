@@ -478,9 +478,12 @@ class GameCog(Lobby, commands.GroupCog):
         final = self.render_final(session, result)
         if not await self.bot.guard.write(session, "finish", write, again=lambda: self._finish(session)):
             # Over, and recorded as soon as the database takes it (bot.session.guarded): the
-            # final board says so meanwhile; Play again comes with the record.
-            final.content = t(session.locale, RECORD_WAITS)
-            await self._publish(session, final, interaction)
+            # final board says so meanwhile (once, not at every retry); Play again comes with
+            # the record.
+            if interaction is not None or not session.result_waits:
+                session.result_waits = True
+                final.content = t(session.locale, RECORD_WAITS)
+                await self._publish(session, final, interaction)
             return
         await self._publish(session, with_play_again(final, session.game_key, session.locale), interaction)
 

@@ -100,6 +100,8 @@ class Session:
     # How many of the engine's log entries are stored as rows (0 for a session restored from a
     # state saved whole: its next save stores them all).
     logged: int = field(default=0, repr=False, compare=False)
+    # The final board says the result waits for the database (bot.session.guarded). Not saved.
+    result_waits: bool = field(default=False, repr=False, compare=False)
 
     @functools.cached_property
     def tag(self) -> str:
