@@ -152,9 +152,8 @@ class Guard:
 
     async def _retry(self, entry: Waiting) -> None:
         session = entry.session
-        channel = session.channel_id
         told_long = False
-        while self.waiting.get(channel) is entry:
+        while self.waiting.get(session.channel_id) is entry:
             pause = self._pause(entry)
             if pause >= RETRY_MAX_S and not told_long:
                 told_long = True
@@ -165,26 +164,33 @@ class Guard:
                     pause,
                 )
             await asyncio.sleep(pause)
-            async with session.lock:
-                if self.bot.sessions.get(channel) is not session:
-                    self.waiting.pop(channel, None)  # ended meanwhile: nothing left to write
-                    return
-                entry.running = True
-                tries = entry.tries
-                try:
-                    await entry.again()
-                except Exception as error:
-                    if database_fault(error):
-                        self._failed(session, entry.what, entry.again, error)
-                    else:
-                        # A bug in the step, not the database: logged with its game, tried again.
-                        log.exception("%s: retrying its %s failed", describe(session), entry.what)
-                        entry.tries += 1
+            await self._attempt(entry)
+
+    async def _attempt(self, entry: Waiting) -> None:
+        """One more try of a waiting write: its whole step, under its game's lock."""
+        session = entry.session
+        async with session.lock:
+            if self.waiting.get(session.channel_id) is not entry:
+                return
+            if self.bot.sessions.get(session.channel_id) is not session:
+                del self.waiting[session.channel_id]  # ended meanwhile: nothing left to write
+                return
+            entry.running = True
+            tries = entry.tries
+            try:
+                await entry.again()
+            except Exception as error:
+                if database_fault(error):
+                    self._failed(session, entry.what, entry.again, error)
                 else:
-                    if entry.tries == tries:
-                        self._through(entry)  # the step wrote, or found nothing left to write
-                finally:
-                    entry.running = False
+                    # A bug in the step, not the database: logged with its game, tried again.
+                    log.exception("%s: retrying its %s failed", describe(session), entry.what)
+                    entry.tries += 1
+            else:
+                if entry.tries == tries:
+                    self._through(entry)  # the step wrote, or found nothing left to write
+            finally:
+                entry.running = False
 
     async def flush(self, timeout_s: float = FLUSH_S) -> int:
         """The process stops: each write still waiting is tried once more now, within
@@ -193,23 +199,9 @@ class Guard:
         for entry in entries:
             if entry.task is not None:
                 entry.task.cancel()  # its pause, not a write: writes run under the game's lock
-
-        async def last_try(entry: Waiting) -> None:
-            async with entry.session.lock:
-                if self.waiting.get(entry.session.channel_id) is not entry:
-                    return
-                entry.running = True
-                try:
-                    await entry.again()
-                except Exception as error:
-                    if not database_fault(error):
-                        log.exception("%s: its %s failed at the stop", describe(entry.session), entry.what)
-                finally:
-                    entry.running = False
-
         if entries:
             try:
-                await asyncio.wait_for(asyncio.gather(*(last_try(e) for e in entries)), timeout_s)
+                await asyncio.wait_for(asyncio.gather(*(self._attempt(e) for e in entries)), timeout_s)
             except TimeoutError:
                 log.warning("stopping: the database did not answer within %.0f s", timeout_s)
         return len(self.waiting)

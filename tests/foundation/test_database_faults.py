@@ -154,3 +154,14 @@ async def test_a_database_down_for_long_is_retried_at_most_a_minute_apart_and_th
     assert (await saved_engine(simcord_env, world.channel.id))["turn"] >= 10
     assert not simcord_env.bot.guard.waiting
     assert not simcord_env.errors
+
+
+async def test_a_stop_tries_the_writes_still_waiting_once_more(world, simcord_env):
+    alice = world.members[0]
+    await start_tap(world, target=5)
+    outage = Outage(simcord_env.bot.storage, "save_session")
+    await alice.click(world.board(), label="Tap")  # waits on the database
+    outage.end()
+    assert await simcord_env.bot.guard.flush() == 0  # what GameBot.close does first
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 0]
+    assert not simcord_env.errors
