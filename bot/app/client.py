@@ -154,19 +154,15 @@ class GameBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def close(self) -> None:
-        """Stop: a last try of the writes waiting on the database, every game's timer stopped (each
-        game is saved already), board edits still waiting dropped (a restored game draws its board
-        again), then the connection and the database closed."""
+        """Stop: a last try of the writes waiting on the database, every other open game saved once
+        more, every game's timer stopped, board edits still waiting dropped (a restored game draws
+        its board again), then the connection and the database closed."""
         if not self.is_closed():
-            waiting = await self.guard.flush()
+            saved, waiting = await self.guard.stop(lambda s: self.game_cogs[s.kind]._save(s))
             for session in self.sessions:
                 if session.timer is not None:
                     session.timer.cancel()
-            log.info(
-                "stopping: %d open game(s) saved, %d still waiting on the database",
-                len(self.sessions) - waiting,
-                waiting,
-            )
+            log.info("stopping: %d open game(s) saved, %d still waiting on the database", saved, waiting)
         self.publishers.close()
         self.guard.close()
         await super().close()

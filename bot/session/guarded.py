@@ -206,6 +206,29 @@ class Guard:
                 log.warning("stopping: the database did not answer within %.0f s", timeout_s)
         return len(self.waiting)
 
+    async def stop(
+        self, save: Callable[[Session], Awaitable[bool]], timeout_s: float = FLUSH_S
+    ) -> tuple[int, int]:
+        """The process stops: the writes still waiting are tried once more (``flush``), then every
+        other open game is saved once more with ``save`` (each was saved after its last action
+        already: this is for whatever a bug left unsaved). Returns (games saved, games still
+        waiting), within about twice ``timeout_s``."""
+        await self.flush(timeout_s)
+        saved = 0
+
+        async def save_all() -> None:
+            nonlocal saved
+            for session in self.bot.sessions:
+                async with session.lock:
+                    if not self.pending(session) and self.bot.sessions.get(session.channel_id) is session:
+                        saved += await save(session)
+
+        try:
+            await asyncio.wait_for(save_all(), timeout_s)
+        except TimeoutError:
+            log.warning("stopping: the open games were not all saved within %.0f s", timeout_s)
+        return saved, len(self.waiting)
+
     def close(self) -> None:
         """The process stops: retries still waiting stop (their games' last saves stand)."""
         for entry in list(self.waiting.values()):
