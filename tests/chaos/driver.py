@@ -503,8 +503,9 @@ class Chaos:
         rng = random.Random(f"chaos-gone:{self.kind}:{self.seed}")
         guild = self.world.guild
         self.channel = guild.create_text_channel(f"doomed-{self.seed}")
-        self.computers = False
+        computers, self.computers = self.computers, False  # four members here; the summary tells the run
         await self._open()
+        self.computers = computers
         key = self.game_key or ""
         for _ in range(rng.randint(3, 20)):
             if self.session is None:
