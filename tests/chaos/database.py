@@ -152,6 +152,7 @@ class DatabaseChaos:
     def check_answer(self, texts: list[str], bot: Any, session: Any) -> str | None:
         """A press told its move waits for the database must have a save waiting; none is ever
         told the bot's apology. The failure, if any."""
+        self.waiting_peak = max(self.waiting_peak, len(bot.guard.waiting))
         if any("something went wrong" in text for text in texts):
             return "a press was answered with the apology"
         if any(text.startswith(UNSAVED) for text in texts):
