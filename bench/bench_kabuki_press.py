@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.games.kabuki.board import picture_key, render_picture  # noqa: E402
-from bot.games.kabuki.cog import KabukiCog  # noqa: E402
 from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
 from bot.glue.components import bound_id  # noqa: E402
 
@@ -53,7 +52,7 @@ def picture_figures() -> None:
 
 
 async def main() -> None:
-    async with running([KabukiCog], settle_timeout=1.0) as (bot, env):
+    async with running(["kabuki"], settle_timeout=1.0) as (bot, env):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]

@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from press_harness import cpu_ms, report, running  # noqa: E402
 
 from bot.games.kingdom.board import POWERS, card_embed, card_file, component_for  # noqa: E402
-from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from bot.glue.board import Board  # noqa: E402
 from bot.glue.components import bound_id, make_view  # noqa: E402
@@ -157,7 +156,7 @@ async def floor(bot, guild, member, ack, cog: FloorCog, followups: int) -> tuple
 
 
 async def main() -> None:
-    async with running([KingdomCog]) as (bot, env):
+    async with running(["kingdom"]) as (bot, env):
         guild = env.create_guild()
         members = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol", "dave")]
         ack_channel = guild.create_text_channel("ack")

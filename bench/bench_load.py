@@ -68,20 +68,6 @@ CHANNELS_PER_GUILD = 50
 ACK_CHANNELS = 4
 
 
-def game_cog(kind: str) -> Any:
-    if kind == "kabuki":
-        from bot.games.kabuki.cog import KabukiCog
-
-        return KabukiCog
-    if kind == "masks":
-        from bot.games.masks.cog import MasksCog
-
-        return MasksCog
-    from bot.games.kingdom.cog import KingdomCog
-
-    return KingdomCog
-
-
 def parse_options(pairs: list[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -254,7 +240,7 @@ async def main(args: argparse.Namespace) -> None:
     root = logging.getLogger()
     root.handlers[:] = [logs]
     root.setLevel(logging.INFO)
-    async with running([game_cog(args.game)], check_errors=False) as (bot, env):
+    async with running([args.game], check_errors=False) as (bot, env):
         made = time.perf_counter()
         tables = build_world(env, bot, args, rng)
         acks = await ack_messages(env)

@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import cpu_ms, report, running  # noqa: E402
 
-from bot.games.masks.cog import MasksCog  # noqa: E402
 from bot.glue.components import bound_id  # noqa: E402
 
 PLAYERS = 8  # a whole game: 24 turns of 7 slaps, so late slaps (longer saved logs) count too
@@ -34,7 +33,7 @@ WINDOW_MS = 2000
 
 
 async def main() -> None:
-    async with running([MasksCog], settle_timeout=0.2) as (bot, env):
+    async with running(["masks"], settle_timeout=0.2) as (bot, env):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         members = [guild.add_member(env.create_user(f"p{i}")) for i in range(PLAYERS)]

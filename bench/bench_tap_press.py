@@ -10,11 +10,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from press_harness import baseline_ms, cpu_ms, report, running  # noqa: E402
-from tapgame import TapCog  # noqa: E402
+from tapgame import TAP  # noqa: E402
 
 
 async def main() -> None:
-    async with running([TapCog]) as (bot, env):
+    async with running([TAP]) as (bot, env):
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         a, b = (guild.add_member(env.create_user(n)) for n in ("a", "b"))

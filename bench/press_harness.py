@@ -51,7 +51,7 @@ def bench_bot(game_cogs: list[Any]) -> GameBot:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     bot = create_bot(
         Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING", shard_count=1),
-        game_cogs=game_cogs,
+        games=game_cogs,
     )
 
     async def add_ack() -> None:

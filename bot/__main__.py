@@ -5,16 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import io
 import logging
 import sys
 
-SIMULATORS = {
-    "kabuki": "bot.games.kabuki.simulate",
-    "masks": "bot.games.masks.simulate",
-    "kingdom": "bot.games.kingdom.simulate",
-}
+from bot.games import registry
 
 NO_TOKEN = """\
 No Discord token found, so the bot cannot connect to Discord.
@@ -68,7 +63,7 @@ def run_bot() -> int:
             file=sys.stderr,
         )
         return 1
-    except (StorageUnavailable, MetricsUnavailable) as error:
+    except (StorageUnavailable, MetricsUnavailable, registry.GameError) as error:
         print(error, file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
@@ -97,11 +92,37 @@ def _play_parser() -> argparse.ArgumentParser:
         default=":memory:",
         help="SQLite file for standings (default: in memory, gone when you stop)",
     )
+    parser.add_argument(
+        "--server-locale",
+        default="en-US",
+        metavar="LOCALE",
+        help="the server's Discord language, which boards speak until /settings language: (default en-US)",
+    )
+    parser.add_argument(
+        "--locale",
+        action="append",
+        default=[],
+        metavar="NAME=LOCALE",
+        help="a member's Discord language, e.g. --locale Bob=fr (default: Erin and Frank de, Grace and Heidi fr)",
+    )
     return parser
 
 
+def _member_locales(parser: argparse.ArgumentParser, given: list[str]) -> dict[str, str]:
+    from bot.app.playground import LOCALES, MEMBERS
+
+    locales = dict(LOCALES)
+    for item in given:
+        name, _, locale = item.partition("=")
+        if name not in MEMBERS or not locale:
+            parser.error(f"--locale {item}: expected NAME=LOCALE with NAME one of {', '.join(MEMBERS)}")
+        locales[name] = locale
+    return locales
+
+
 def run_playground(argv: list[str]) -> int:
-    args = _play_parser().parse_args(argv)
+    parser = _play_parser()
+    args = parser.parse_args(argv)
     try:
         import simcord.preview  # noqa: F401
 
@@ -109,9 +130,18 @@ def run_playground(argv: list[str]) -> int:
     except ImportError:
         print("The playground needs SimCord's preview: pip install -e '.[playground]'", file=sys.stderr)
         return 1
+    locales = _member_locales(parser, args.locale)
     logging.basicConfig(level=logging.WARNING)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(play(database=args.database, port=args.port, open_browser=not args.no_browser))
+        asyncio.run(
+            play(
+                database=args.database,
+                port=args.port,
+                open_browser=not args.no_browser,
+                server_locale=args.server_locale,
+                locales=locales,
+            )
+        )
     return 0
 
 
@@ -131,6 +161,7 @@ def run_record_command(command: str, argv: list[str]) -> int:
     """``verify``: exit 0 when every record verifies, 1 naming the first mismatch of each that
     does not. ``replay``: each record as text; 1 if one is not a whole game's record. Whatever
     is wrong is said in one line, never as a traceback."""
+    from bot.community.record_paths import tracked
     from bot.community.replays import (
         UnreadableRecords,
         as_text,
@@ -143,7 +174,11 @@ def run_record_command(command: str, argv: list[str]) -> int:
     args = _record_parser(command, RECORD_COMMANDS[command]).parse_args(argv)
     name = "the input" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
+        data = sys.stdin.buffer.read(LARGEST_RECORD + 1) if args.file == "-" else _read_file(args.file)
+        if len(data) > LARGEST_RECORD:
+            return _refuse(
+                f"{name} is over {LARGEST_RECORD // 2**20} MB: far larger than a whole game's record"
+            )
         records = read_records(data.decode("utf-8"), name)
     except UnicodeDecodeError:
         return _refuse(f"{name} is not text (UTF-8), so it is not a game record")
@@ -154,7 +189,7 @@ def run_record_command(command: str, argv: list[str]) -> int:
     if not records:
         return _refuse(f"{name} holds no game record")
     failed = 0
-    for number, rec in enumerate(records, 1):
+    for number, rec in enumerate(map(tracked, records), 1):  # a malformed field is then named
         prefix = f"record {number}: " if len(records) > 1 else ""
         if command == "replay":
             problem = record_problem(rec)
@@ -174,9 +209,14 @@ def run_record_command(command: str, argv: list[str]) -> int:
     return 1 if failed else 0
 
 
+# A 16-player Kingdom game of the longest length, the largest record a game writes, is ~450 kB:
+# anything past this is no game's, and is refused before it is read whole.
+LARGEST_RECORD = 4 * 2**20
+
+
 def _read_file(path: str) -> bytes:
     with open(path, "rb") as file:
-        return file.read()
+        return file.read(LARGEST_RECORD + 1)
 
 
 def _unreadable(path: str, error: OSError) -> str:
@@ -197,16 +237,24 @@ def _refuse(problem: str) -> int:
 HELP = ("-h", "--help")
 
 
-def _simulator_usage(game: str) -> str:
+def _simulator_usage(game: registry.GameDescriptor) -> str:
     """A simulator's own usage line, as its parser prints it: each simulator owns its options."""
+    if game.simulator is None:
+        return (
+            f"usage: python -m bot simulate {game.id}\n  {game.id}: {NO_SIMULATOR.format(title=game.title)}"
+        )
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        importlib.import_module(SIMULATORS[game]).main(["--help"])
-    return out.getvalue().split("\n\n")[0]  # argparse prints the usage first, then a blank line
+        game.part("simulator").main(["--help"])
+    usage = out.getvalue().split("\n\n")[0]  # argparse prints the usage first, then a blank line
+    return f"{usage}\n  {game.id}: computer players play whole games"
+
+
+NO_SIMULATOR = "{title} has no simulator"
 
 
 def usage(*, simulators_only: bool = False) -> str:
-    parts = [f"{_simulator_usage(game)}\n  {game}: computer players play whole games" for game in SIMULATORS]
+    parts = [_simulator_usage(game) for game in registry.games().values()]
     if not simulators_only:
         parts[:0] = [
             "usage: python -m bot [run]\n  run the bot on Discord (needs DISCORD_TOKEN, see .env.example)",
@@ -235,10 +283,17 @@ def main(argv: list[str] | None = None) -> int:
         if args[1:2] and args[1] in HELP:
             print(usage(simulators_only=True))
             return 0
-        if len(args) < 2 or args[1] not in SIMULATORS:
+        if len(args) < 2:
             print(usage(simulators_only=True), file=sys.stderr)
             return 2
-        return importlib.import_module(SIMULATORS[args[1]]).main(args[2:])
+        try:
+            game = registry.get(args[1])
+        except registry.GameError as error:
+            print(f"{error}\n\n{usage(simulators_only=True)}", file=sys.stderr)
+            return 2
+        if game.simulator is None:
+            return _refuse(NO_SIMULATOR.format(title=game.title))
+        return game.part("simulator").main(args[2:])
     problem = "run takes no options" if args[0] == "run" else f"Unknown command {args[0]!r}."
     print(f"{problem}\n\n{usage()}", file=sys.stderr)
     return 2

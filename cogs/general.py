@@ -303,9 +303,10 @@ the answer
 `/season new name:` — archive this season's standings, name each game's top three and give the \
 champions' role; everyone starts fresh (Manage Server)
 `/season list` — the archived seasons
-`/settings [computers-rated:] [champion-role:] [clear-champion-role:] [turn-pings:]` — whether games with \
-computer players change ratings; the role each game's season champion gets; whether a turn that \
-waits a while pings its players (Manage Server)
+`/settings [computers-rated:] [champion-role:] [clear-champion-role:] [turn-pings:] [language:]` — \
+whether games with computer players change ratings; the role each game's season champion gets; \
+whether a turn that waits a while pings its players; the language of boards and announcements \
+(private answers speak each member's own Discord language) (Manage Server)
 `/rules game:` — how a game is played here
 `/replay [game:]` — a finished game step by step, face up, only for you (the last one in this \
 channel, or one of your recent games); its players can post it here or download its record
@@ -500,3 +501,10 @@ class GeneralCog(commands.Cog):
                     raise
 
         return [leaderboard, stats, rules, help_, end, board]
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (``bot.app.client.SHARED_COGS``), after the games' cogs:
+    its ``game:`` choices list the games loaded."""
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(GeneralCog(bot))

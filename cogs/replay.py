@@ -73,9 +73,14 @@ def nav_buttons(key: str, page: ReplayPage) -> list[discord.ui.Item]:
     ]
 
 
-def page_items(key: str, page: ReplayPage, locale: str = DEFAULT) -> list[discord.ui.Item]:
-    """A private page's buttons: the steps, then Post (this step) and Download record."""
+def page_items(
+    key: str, page: ReplayPage, locale: str = DEFAULT, *, player: bool = True
+) -> list[discord.ui.Item]:
+    """A private page's buttons: the steps, then, for a player of the game, Post (this step)
+    and Download record. Anyone else would only be refused by them, so they see neither."""
     items: list[discord.ui.Item] = nav_buttons(key, page) if page.count else []
+    if not player:
+        return items
     if page.count:
         items.append(PostButton(key, page.step, locale=locale))
     items.append(DownloadButton(key, locale=locale))
@@ -111,7 +116,7 @@ async def show(interaction: discord.Interaction, key: str, step: int, *, edit: b
         return
     locale = private_locale(interaction)  # a private page: the viewer's language
     page = await asyncio.to_thread(replay_page, stored, step, locale)
-    view = make_view(page_items(key, page, locale))
+    view = make_view(page_items(key, page, locale, player=await played_it(interaction, key)))
     if edit:
         await interaction.response.edit_message(content=page.content, embeds=page.embeds, view=view)
     else:
@@ -331,3 +336,9 @@ class ReplayCog(commands.Cog):
             if current.casefold() in choice.name.casefold():
                 choices.append(choice)
         return choices[:25]
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (``bot.app.client.SHARED_COGS``)."""
+    bot.add_dynamic_items(ReplayButton)
+    await bot.add_cog(ReplayCog(bot))

@@ -514,3 +514,9 @@ class StandingsCog(commands.Cog):
             ),
             view=_ask("forget", interaction.user.id, locale),
         )
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (``bot.app.client.SHARED_COGS``)."""
+    bot.add_dynamic_items(ConfirmButton)
+    await bot.add_cog(StandingsCog(bot))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import importlib.util
 import os
+import pkgutil
 import sys
 import uuid
 from dataclasses import dataclass
@@ -17,10 +19,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
 from simcord_clock import clock_held_still  # noqa: E402
-from tapgame import TapCog  # noqa: E402
+from tapgame import TAP  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+
+# The test-only games (tests/games) register themselves as they are imported: every test that loops
+# over the registered games plays them too, and adding one needs no edit here.
+for _game in pkgutil.iter_modules([str(Path(__file__).parent / "games")]):
+    importlib.import_module(f"games.{_game.name}")
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -60,7 +67,7 @@ def postgres_server():
     if bindir is None:
         missing = f"no PostgreSQL server found ({INSTALL_HINT})"
     elif importlib.util.find_spec("asyncpg") is None:
-        missing = "asyncpg is not installed (pip install -e '.[test]')"
+        missing = "asyncpg is not installed (uv sync --locked --extra test)"
     if missing is not None:
         if in_ci():
             pytest.fail(f"CI runs the PostgreSQL tests, but {missing}", pytrace=False)
@@ -105,7 +112,7 @@ async def make_bot(db_path: Path, database: dict[str, str]):
     arguments override the configuration (shards, another database)."""
     made: list[GameBot] = []
 
-    def make(game_cogs=None, **settings) -> GameBot:
+    def make(games=None, **settings) -> GameBot:
         config = Config(
             token=None,
             database_path=str(db_path),
@@ -114,8 +121,8 @@ async def make_bot(db_path: Path, database: dict[str, str]):
             # SimCord needs a shard count; a real run may ask Discord for one.
             **{"shard_count": 1, **database, **settings},
         )
-        cogs = [TapCog] if game_cogs is None else game_cogs
-        bot = create_bot(config, game_cogs=cogs)
+        # The games it runs: ids of registered games or descriptors (the test-only Tap by default).
+        bot = create_bot(config, games=[TAP] if games is None else games)
         made.append(bot)
         return bot
 
@@ -138,7 +145,7 @@ def restart_bot(simcord_env, make_bot):
     next ``advance_time`` (``simcord_clock``), where SimCord's own restart lets them run on the
     wall clock."""
 
-    async def restart(game_cogs=None, **settings) -> GameBot:
+    async def restart(games=None, **settings) -> GameBot:
         old = simcord_env.bot
         for session in old.sessions:
             if session.timer is not None:
@@ -146,7 +153,7 @@ def restart_bot(simcord_env, make_bot):
         old.publishers.close()
         old.guard.close()
         await old.storage.close()
-        new = make_bot(game_cogs, **settings)
+        new = make_bot(games, **settings)
         with clock_held_still(simcord_env):
             await simcord_env.restart_bot(new)
         return new

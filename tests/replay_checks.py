@@ -3,9 +3,8 @@ the game, reads by the rules, verifies from its seed, and opens the commitment t
 
 from __future__ import annotations
 
-import importlib
-
-from bot.community.replays import CHECKERS, verify
+from bot.community.replays import verify
+from bot.games import registry
 
 
 async def assert_stored_record_verifies(storage, guild_id: int, channel_id: int, first: str, final: str):
@@ -13,8 +12,7 @@ async def assert_stored_record_verifies(storage, guild_id: int, channel_id: int,
     (listed,) = await storage.recent_games(guild_id, channel_id=channel_id, limit=1)
     stored = await storage.game_log(guild_id, listed.game_key)
     rec = stored.log
-    module, name = CHECKERS[rec["game"]]
-    getattr(importlib.import_module(module), name)(rec)  # the rules' own reading of the log
+    registry.get(rec["game"]).part("checker")(rec)  # the rules' own reading of the log
     verdict = verify(rec)
     assert verdict.verified, verdict.summary
     assert f"Shuffle commitment (SHA-256): {rec['commitment']}" in first

@@ -25,7 +25,6 @@ import simcord
 from bot.app.client import create_bot
 from bot.app.config import Config
 from bot.app.shutdown import stop_on_signals
-from bot.games.kabuki.cog import KabukiCog
 
 
 def digest(session: Any) -> dict[str, Any]:
@@ -47,7 +46,7 @@ async def place(env: Any, channel: Any, members: list[Any], bot: Any) -> None:
 
 async def main(database: str, phase: str) -> None:
     config = Config(token=None, database_path=database, dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config, game_cogs=[KabukiCog])
+    bot = create_bot(config, games=["kabuki"])
     env = simcord.Env(bot, check_errors=False)
     # The world exists before the bot connects, as Discord's does when a bot restarts.
     guild = env.create_guild("Friends")

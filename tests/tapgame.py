@@ -3,7 +3,8 @@
 Seats take turns. The active seat presses Tap (+1 point) or Pass. A turn timer passes for an
 idle seat; Hurry brings the active seat's own deadline forward to 5 s from now (a press that
 moves a deadline earlier). Wink (only the winker hears of it) and Nod (nothing at all) change nothing public. Each seat holds a secret number only it may see (a "Peek" button shows it). The game
-ends after ``target`` taps in all; the most taps win. Users never see this game.
+ends after ``target`` taps in all; the most taps win. Users never see this game: it is not
+registered, and a test's bot runs it by its descriptor (``make_bot([TAP])``, the default).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
+from bot.games.registry import GameDescriptor
 from bot.glue.board import Board
 from bot.glue.components import GameButton, Press
 from bot.session.gamecog import GameCog, reply_private
@@ -172,3 +174,9 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
         assert session.engine is not None
         await reply_private(interaction, f"Your secret number is {session.engine.view(seat)['secret']}.")
         return True
+
+
+# No history, checker, computers or simulator: the session layer's tests need none of them. Its
+# extension is a module of its own: discord.py runs an extension's module anew for every bot, and
+# tests patch TapEngine and TapCog as this module defines them.
+TAP = GameDescriptor(engine=TapEngine, cog="tap_extension", rules="tests/tapgame.py")

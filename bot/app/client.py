@@ -1,4 +1,8 @@
-"""The bot object: storage, the session registry, the game cogs and press routing."""
+"""The bot object: storage, the session registry, the games' cogs and press routing.
+
+It names no game and imports no cog: the games come from ``bot.games.registry`` and every cog,
+a game's or a shared one, is a discord.py extension loaded by its module's name.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.config import Config
+from bot.games import registry
+from bot.games.registry import GameDescriptor
 from bot.glue import faults
 from bot.glue.components import Press, press_of
 from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
@@ -33,20 +39,23 @@ log = logging.getLogger(__name__)
 DATABASE_DOWN = N_("I could not reach my database just now. Nothing changed; try again in a minute.")
 
 
-def default_game_cogs() -> list[type[GameCog]]:
-    """The games users can play. Imported here so the engines never load discord.py themselves."""
-    from bot.games.kabuki.cog import KabukiCog
-    from bot.games.kingdom.cog import KingdomCog
-    from bot.games.masks.cog import MasksCog
+# The commands every game shares, loaded after the games' (their ``game:`` choices list them).
+SHARED_COGS = ("cogs.general", "cogs.standings", "cogs.replay")
 
-    return [KabukiCog, MasksCog, KingdomCog]
+
+def games_of(games: Sequence[str | GameDescriptor] | None) -> list[GameDescriptor]:
+    """The games a bot runs: every registered game, or those named (an id or a descriptor; a
+    test's game need not be registered). An unknown id is refused, naming the close matches."""
+    if games is None:
+        return list(registry.games().values())
+    return [registry.get(game) if isinstance(game, str) else game for game in games]
 
 
 class GameBot(commands.AutoShardedBot):
     """Runs the shards ``config`` names (every shard Discord recommends when it names none); a
     process restores and times only the games of guilds on its own shards."""
 
-    def __init__(self, config: Config, game_cogs: Sequence[type[GameCog]] | None = None) -> None:
+    def __init__(self, config: Config, games: Sequence[str | GameDescriptor] | None = None) -> None:
         intents = discord.Intents.default()
         # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
         intents.message_content = True
@@ -62,8 +71,8 @@ class GameBot(commands.AutoShardedBot):
         )
         # Message edits are never used (boards are read back from the game, not from Discord), yet
         # with the messages intent every board edit comes back as MESSAGE_UPDATE, which discord.py
-        # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (Masks'
-        # emoji mode); the edits are dropped unread.
+        # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (a game that
+        # reads what members write: an emoji-only Mime); the edits are dropped unread.
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
         self.config = config
         self.sessions = SessionRegistry()
@@ -72,7 +81,7 @@ class GameBot(commands.AutoShardedBot):
         self.metrics = Metrics(self.sessions, self.guard)
         self.game_cogs: dict[str, GameCog] = {}
         self.languages = ServerLanguages()  # each server's /settings language (bot/i18n)
-        self._game_cog_classes = list(default_game_cogs() if game_cogs is None else game_cogs)
+        self.games = games_of(games)
         self.storage: Storage
         self.tree.on_error = self._on_tree_error
 
@@ -81,7 +90,7 @@ class GameBot(commands.AutoShardedBot):
         return cog.title if cog is not None else kind
 
     def new_commands(self, locale: str) -> str:
-        """Each game's ``new`` command as members of ``locale`` type it: `/kabuki neu`."""
+        """Each game's ``new`` command as members of ``locale`` type it (`/<game> neu` in German)."""
 
         def name(word: str) -> str:
             return translated(locale, word, "command name") or word
@@ -109,19 +118,20 @@ class GameBot(commands.AutoShardedBot):
 
     async def load_cogs(self) -> None:
         """Every cog, its slash commands and persistent buttons, and the commands' translator:
-        all of the bot that needs no connection (the catalogue extractor loads just this)."""
-        from cogs.general import GeneralCog, LeaderboardButton
-        from cogs.replay import ReplayButton, ReplayCog
-        from cogs.standings import ConfirmButton, StandingsCog
-
-        self.add_dynamic_items(LeaderboardButton, ConfirmButton, ReplayButton, PlayAgainButton)
-        for cls in self._game_cog_classes:
-            cog = cls(self)
-            await self.add_cog(cog)
-            self.game_cogs[cog.kind] = cog
-        await self.add_cog(GeneralCog(self))
-        await self.add_cog(StandingsCog(self))
-        await self.add_cog(ReplayCog(self))
+        all of the bot that needs no connection (the catalogue extractor loads just this). A game
+        that lacks a part it needs stops the start here, naming the game and the part."""
+        self.add_dynamic_items(PlayAgainButton)
+        for game in self.games:
+            registry.check(game)
+            await self.load_extension(game.cog)
+            cog = next((c for c in self.cogs.values() if isinstance(c, GameCog) and c.kind == game.id), None)
+            if cog is None:
+                raise registry.GameError(
+                    f"the game {game.id!r}'s cog extension {game.cog} adds no cog for it"
+                )
+            self.game_cogs[game.id] = cog
+        for name in SHARED_COGS:
+            await self.load_extension(name)
         await self.tree.set_translator(CommandTranslator())
 
     def _restore(self, saved: SavedSession) -> bool:
@@ -252,12 +262,12 @@ class GameBot(commands.AutoShardedBot):
                 log.warning(
                     "press in channel %s not answered: the database failed (%s)", press.channel_id, error
                 )
-                return await self._apologize(interaction, t(locale, DATABASE_DOWN))
+                return await self.apologize(interaction, t(locale, DATABASE_DOWN))
             if faults.discords_fault(error):
                 # Discord's, not a bug: whatever the press changed is saved, the board heals.
                 log.warning("press in channel %s not answered: %s", press.channel_id, _status(error))
-                return await self._apologize(interaction, t(locale, faults.DISCORD_HICCUP))
-            await self._apologize(interaction)
+                return await self.apologize(interaction, t(locale, faults.DISCORD_HICCUP))
+            await self.apologize(interaction)
             raise
 
     async def _on_tree_error(
@@ -276,10 +286,10 @@ class GameBot(commands.AutoShardedBot):
             log.warning(
                 "/%s in channel %s: the database failed (%s)", command, interaction.channel_id, original
             )
-            await self._apologize(interaction, t(private_locale(interaction), DATABASE_DOWN))
+            await self.apologize(interaction, t(private_locale(interaction), DATABASE_DOWN))
             return
         log.error("slash command failed", exc_info=error)
-        await self._apologize(interaction)
+        await self.apologize(interaction)
 
     async def answer_fault(self, interaction: discord.Interaction, error: BaseException) -> bool:
         """Answer a command Discord failed (a fault of its own, or a permission the bot lacks in
@@ -294,11 +304,11 @@ class GameBot(commands.AutoShardedBot):
             original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
             names = faults.missing_permissions(interaction.channel, getattr(original, "code", 0))
             text = faults.permission_notice(locale, f"<#{interaction.channel_id}>", names)
-        await self._apologize(interaction, text)
+        await self.apologize(interaction, text)
         return True
 
     @staticmethod
-    async def _apologize(interaction: discord.Interaction, text: str | None = None) -> None:
+    async def apologize(interaction: discord.Interaction, text: str | None = None) -> None:
         """``text`` (already in the member's language), or the bot's apology in it."""
         if text is None:
             text = t(
@@ -317,9 +327,11 @@ def _status(error: BaseException) -> str:
 
 
 def create_bot(
-    config: Config | None = None, *, game_cogs: Sequence[type[GameCog]] | None = None, **overrides: Any
+    config: Config | None = None, *, games: Sequence[str | GameDescriptor] | None = None, **overrides: Any
 ) -> GameBot:
+    """A bot on ``config``; ``games``: the games it runs (ids or descriptors), by default every
+    registered game."""
     config = config or Config.from_env()
     if overrides:
         config = Config(**{**config.__dict__, **overrides})
-    return GameBot(config, game_cogs)
+    return GameBot(config, games)

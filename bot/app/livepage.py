@@ -2,8 +2,8 @@
 
 SimCord's preview serves a *published* snapshot of the channel: the browser polls it every
 0.5 s, and it changes only when an action from the page (a click, a command) settles, or when
-someone republishes it. Following a live game in it meets three flaws of SimCord 3.2, worked
-around here without patching SimCord (docs/architecture.md, "The playground"):
+someone republishes it. Following a live game in it meets these flaws of SimCord 3.2, worked
+around here without patching SimCord (docs/playground.md):
 
 1. ``Preview.refresh()`` is an env operation. A click that reaches the page's server while it
    runs is answered with HTTP 400 and no receipt, and the page locks up ("Action outcome
@@ -22,6 +22,14 @@ around here without patching SimCord (docs/architecture.md, "The playground"):
 3. A bot timer whose work does not settle in time leaves the failure in the env's timer task, and
    until some operation collects it every later timer is skipped: the game stops moving. Between
    clicks the follower collects it (logged with its traceback) and lets the skipped timers run.
+4. An embed's footer is drawn as one line, its line breaks (which Discord shows) collapsed: a
+   board's last footer line ran into the shuffle commitment under it ("… left the game Shuffle:
+   seed …"). Each publication joins a footer's lines with " · " instead.
+5. A picture the page was shown turns into "Embed 1 image unavailable" once the bot edits it
+   away, until the page is republished: see ``bot.app.livepictures``.
+6. A click is settled until no bot timer is due within 5 s, so one arming Kabuki's 3 s grace
+   waited it out: see ``bot.app.quickanswers``. (Interactions all say "en-US":
+   ``bot.app.memberlocales``.)
 
 Everything here runs on the bot's event loop; ``follow`` is restarted by ``supervised`` if it
 ever fails.
@@ -42,6 +50,7 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.1
 RESTART_SECONDS = 1.0
 REVISIONS_KEPT = 32  # per page: how far back a click may have been made and still be matched
+FOOTER_BREAK = " · "
 STALE_ADMITTED = frozenset({"run_command", "autocomplete_command", "send_message"})
 STALE_MATCHED = frozenset({"click", "select"})
 _MESSAGE_OF_KEY = re.compile(r"message:(\d+):component:")
@@ -67,6 +76,21 @@ def controls(components: Any, message_id: int | str) -> Iterator[tuple[str, Mapp
 
     for index, root in enumerate(components if isinstance(components, list) else []):
         yield from walk(root, str(index))
+
+
+def footers_on_one_line(value: Any) -> None:
+    """Every embed footer under ``value`` (a snapshot's messages) with its lines joined by
+    ``FOOTER_BREAK``, in place."""
+    if isinstance(value, list):
+        for item in value:
+            footers_on_one_line(item)
+    elif isinstance(value, dict):
+        footer = value.get("footer")
+        if isinstance(footer, dict) and isinstance(footer.get("text"), str) and "\n" in footer["text"]:
+            footer["text"] = FOOTER_BREAK.join(line for line in footer["text"].splitlines() if line.strip())
+        for key, item in value.items():
+            if key != "footer":
+                footers_on_one_line(item)
 
 
 class RealTimeClock:
@@ -126,6 +150,7 @@ class LivePage:
         # refresh(), so a click's own republication would show them from a stale instant.
         self._preview._advance_presentation_time()
         self._publish(page, **kwargs)
+        footers_on_one_line(page.snapshot.get("messages", {}))
         self._published[page.id] = self.changes
         seen = self._controls.setdefault(page.id, OrderedDict())
         seen[page.revision] = {

@@ -1,7 +1,7 @@
 """A season's champions: each game's top three when a season ends (the rating board of the
 archived season), and the champions' role (/settings champion-role) moved to each game's #1.
 
-cogs/standings.py posts them after /season new's confirmation; see docs/architecture.md,
+cogs/standings.py posts them after /season new's confirmation; see docs/standings.md,
 "Ratings and seasons". Discord refuses a role change when the bot lacks Manage Roles or the role
 sits at or above the bot's highest role: that is checked first and said once, in plain words, and
 a refusal Discord still gives stops the moves at once (never a retry).
@@ -10,17 +10,24 @@ a refusal Discord still gives stops the moves at once (never a retry).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
 from bot.i18n import DEFAULT, t, translated
-from bot.storage import Standing
+from bot.storage import Standing, Storage
 
-if TYPE_CHECKING:
-    from bot.app.client import GameBot
+
+class GameBot(Protocol):
+    """The bot as a season's end needs it: its standings, its games and Discord's role calls
+    (``bot.app.client.GameBot`` is one; community sits below the application)."""
+
+    storage: Storage
+    game_cogs: Mapping[str, Any]  # each game's cog: its ``title`` and ``engine_cls``
+    http: Any
+
 
 log = logging.getLogger(__name__)
 

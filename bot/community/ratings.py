@@ -2,7 +2,7 @@
 from its finishing order with openskill's Plackett–Luce model (any number of players, ties).
 
 Pure: no discord, no database. Storage calls ``update`` inside the transaction that records the
-game, so a game changes ratings exactly once. See docs/architecture.md, "Ratings and seasons".
+game, so a game changes ratings exactly once. See docs/standings.md, "Ratings and seasons".
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MIN_RATED_GAMES = 3
 # a chess-like scale. A newcomer (μ − 3σ = 0) shows 1000, each point of μ − 3σ is worth 20, and
 # the result is clamped at 0. The offset keeps a first loss visible (1000 → 964) where a bare
 # "μ − 3σ clamped at 0" would show half the members as 0; the clamp needs μ − 3σ below −50, about
-# 90 last places in a row in five-player games. See docs/architecture.md.
+# 90 last places in a row in five-player games. See docs/standings.md.
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
 # Named tiers by shown rating, highest first. Calibrated on simulated groups of regulars: an

@@ -12,23 +12,21 @@ drawn as a replay's (``live=False``): no deadlines, no instructions to press any
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.community.replays import TITLES, Verdict, history, seat_names, steps, verify
+from bot.community.replays import Verdict, history, seat_names, steps, title, verify
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import ReplayError
 from bot.glue.board import Board
-from bot.i18n import DEFAULT, N_, t, translated
+from bot.i18n import DEFAULT, N_, t, tn, translated
 from bot.storage import StoredGame
 
 FORMER_MEMBER_NAME = N_("a former member")  # a seat whose member used /forget-me
 FACE_UP_TITLE = N_("Face up (the game is over)")
-NO_CHANNEL = 0  # the boards' own buttons are dropped: a replay has only its navigation buttons
 EMBED_TOTAL = 6000  # Discord: all embeds of a message together
 CONTENT_MAX = 2000
 
@@ -61,41 +59,19 @@ def replay_names(stored: StoredGame, players: int, locale: str = DEFAULT) -> lis
     return seat_names({"players": players}, given)
 
 
-def _drawn(draw: Callable[..., Board], *args: Any, locale: str, **kwargs: Any) -> Board:
-    """``draw`` in ``locale`` where the game's renderer speaks languages (its ``locale=``
-    keyword: Kabuki's today), else in English as it draws."""
-    if "locale" in inspect.signature(draw).parameters:
-        kwargs["locale"] = locale
-    return draw(*args, **kwargs)
-
-
 def public_board(
     kind: str, engine: GameEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT
 ) -> Board:
     """The board the channel saw at that moment, from the public view alone; the final board
-    once the game is over."""
-    view: Any = engine.view(None)
-    if kind == "kabuki":
-        from bot.games.kabuki import board as kabuki
-
-        return _drawn(kabuki.render, view, names, NO_CHANNEL, final=engine.is_over, live=False, locale=locale)
-    if kind == "masks":
-        from bot.games.masks import board as masks
-
-        if engine.is_over:
-            return _drawn(masks.render_final, view, names, locale=locale)
-        return _drawn(masks.render, NO_CHANNEL, view, names, live=False, locale=locale)
-    from bot.games.kingdom import board as kingdom
-
-    if engine.is_over:
-        return _drawn(kingdom.final_board, view, names, engine.result().winners, game_key, locale=locale)
-    return _drawn(kingdom.kingdom_board, view, names, NO_CHANNEL, game_key, live=False, locale=locale)
+    once the game is over: drawn by the game's own history (``replay_board``). An unknown game
+    is a ReplayError naming it, never drawn with another game's code."""
+    return history(kind).replay_board(engine, names, game_key, locale)
 
 
 def title_of(kind: str, locale: str) -> str:
     """A game's name as its slash command's ``game:`` choice shows it in ``locale``."""
-    title = TITLES.get(kind, kind)
-    return translated(locale, title, "command") or title
+    name = title(kind)
+    return translated(locale, name, "command") or name
 
 
 def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayPage:
@@ -121,8 +97,8 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
         return ReplayPage(0, 0, _cut(f"{head}\n{stops}\n{check}"), [])
     at = min(max(step, 1), count)
     moment = moments[at - 1]
-    where = t(locale, "Step **{step} / {count}**", step=at, count=count)
-    lines = [head, where + ": " + moment.text]
+    where = steps_shown(moments, at, locale)
+    lines = [head, t(locale, "{where}: {what}", where=where, what=moment.text)]
     if broken:
         lines.append(t(locale, "The replay stops after step {count}: {problem}", count=count, problem=broken))
     lines.append(check)
@@ -137,6 +113,18 @@ def replay_page(stored: StoredGame, step: int, locale: str = DEFAULT) -> ReplayP
     return ReplayPage(at, count, _cut("\n".join(lines)), [moment.board, face_up], _cut(public))
 
 
+def steps_shown(moments: Sequence[Moment], page: int, locale: str) -> str:
+    """Which of the record's steps page ``page`` shows, out of all of them: the same count the
+    verdict gives ("all 140 steps"), where a page that holds steps that changed nothing shows
+    their range. (Counting pages instead said "1 / 137" beside "all 140 steps".)"""
+    last = moments[page - 1].step
+    first = moments[page - 2].step + 1 if page > 1 else 1
+    total = moments[-1].step
+    if first == last:
+        return t(locale, "Step **{step} / {count}**", step=last, count=total)
+    return t(locale, "Steps **{first}–{step} / {count}**", first=first, step=last, count=total)
+
+
 def verdict_line(verdict: Verdict, locale: str) -> str:
     """The shuffle's verdict in ``locale``: what was checked, said in full (in English it is
     ``verify``'s own line); a mismatch's own words stay English, as ``verify`` prints them (they
@@ -145,22 +133,28 @@ def verdict_line(verdict: Verdict, locale: str) -> str:
         return t(locale, "⚠️ Shuffle not verified: {problem}", problem=verdict.problem)
     fields = {"game": title_of(verdict.game, locale), "seed": verdict.seed, "cards": verdict.cards}
     if verdict.commitment is None:
-        return t(
+        return tn(
             locale,
             "✅ Shuffle verified: {game}, seed {seed}: no commitment in this record (a simulated game); "
-            "all {cards} cards were dealt as the seed deals them, and all {steps} steps replay through "
+            "all {cards} cards were dealt as the seed deals them, and its {n} step replays through "
+            "the engine and follows the rules",
+            "✅ Shuffle verified: {game}, seed {seed}: no commitment in this record (a simulated game); "
+            "all {cards} cards were dealt as the seed deals them, and all {n} steps replay through "
             "the engine and follow the rules",
-            steps=verdict.steps,
+            verdict.steps,
             **fields,
         )
-    return t(
+    return tn(
         locale,
         "✅ Shuffle verified: {game}, seed {seed}: the commitment {commitment} is SHA-256 of "
-        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and all {steps} steps "
+        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and its {n} step "
+        "replays through the engine and follows the rules",
+        "✅ Shuffle verified: {game}, seed {seed}: the commitment {commitment} is SHA-256 of "
+        "{salt}:{seed}; all {cards} cards were dealt as the seed deals them, and all {n} steps "
         "replay through the engine and follow the rules",
+        verdict.steps,
         commitment=verdict.commitment,
         salt=verdict.salt,
-        steps=verdict.steps,
         **fields,
     )
 

@@ -5,40 +5,40 @@ A record is the format the simulators write (``python -m bot simulate GAME --jso
 played on Discord adds ``salt`` and ``commitment``: the commitment was on its boards from the
 first one, and ``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``); and
 ``"source": "discord"``, so a record stripped of its commitment does not pass for a simulated one.
-Each game's ``history`` module knows its own record; this module picks it by ``rec["game"]``.
+Each game's ``history`` module knows its own record, and its ``checker`` reads the rules again;
+this module finds both in the game's descriptor (``bot.games.registry``) by ``rec["game"]``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from bot.community.record_paths import where_wrong
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import LOG_FORMAT, ReplayError, commitment, malformed
+from bot.games import registry
 from bot.i18n import DEFAULT
-
-HISTORIES = {
-    "kabuki": "bot.games.kabuki.history",
-    "masks": "bot.games.masks.history",
-    "kingdom": "bot.games.kingdom.history",
-}
-# Each game's independent reading of the rules (it does not use the engine).
-CHECKERS = {
-    "kabuki": ("bot.games.kabuki.replay", "check_log"),
-    "masks": ("bot.games.masks.simulate", "check_log"),
-    "kingdom": ("bot.games.kingdom.simulate", "check_log"),
-}
-TITLES = {"kabuki": "Kabuki", "masks": "Island of Monster Masks", "kingdom": "Death Over the Kingdom"}
 
 
 def history(kind: str) -> ModuleType:
-    if kind not in HISTORIES:
-        raise ReplayError(f"not a game this bot knows: {kind!r}")
-    return importlib.import_module(HISTORIES[kind])
+    """``kind``'s history module; a ReplayError naming the game if it is unknown or keeps none."""
+    try:
+        game = registry.get(kind)
+    except registry.GameError as error:
+        raise ReplayError(str(error)) from None
+    if game.history is None:
+        raise ReplayError(f"{game.title} keeps no record of its games")
+    return game.part("history")
+
+
+def title(kind: str) -> str:
+    """A game's title (English, as ``verify`` prints it); an unknown game's id as it is."""
+    game = registry.games().get(kind)
+    return game.title if game is not None else kind
 
 
 PLAYED = "discord"  # ``source`` of a played game's record: it must carry its commitment
@@ -55,8 +55,19 @@ def log_record(engine: GameEngine, seed: int, salt: str = "") -> dict[str, Any]:
     return rec
 
 
+def most_players(kind: Any) -> int:
+    """The most seats a record of ``kind`` may have: its engine's own limit (the largest of every
+    game's when ``kind`` is none of them). A stranger's record may say a billion players; this
+    is checked before anything is built per seat."""
+    games = registry.games()
+    known = [games[kind]] if kind in games else list(games.values())
+    return max(game.engine.max_players for game in known)
+
+
 def seat_names(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> list[str]:
     players = int(rec["players"])
+    if not 1 <= players <= most_players(rec.get("game")):
+        raise ReplayError(f"{players} players: {_seats(rec.get('game'))}")
     given = list(names or [])
     return [given[s] if s < len(given) and given[s] else f"Player {s + 1}" for s in range(players)]
 
@@ -73,7 +84,7 @@ def steps(
     except ReplayError:
         raise
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        raise ReplayError(malformed(error)) from error
+        raise ReplayError(where_wrong(rec, error) or malformed(error)) from error
 
 
 HEADER = {"format": int, "game": str, "seed": int, "players": int, "options": dict}
@@ -91,12 +102,51 @@ def record_problem(rec: Any) -> str:
         return "not a whole game record: it has no " + " and no ".join(f'"{key}"' for key in missing)
     for key, kind in HEADER.items():
         if not isinstance(rec[key], kind) or isinstance(rec[key], bool):
-            return f'not a game record: its "{key}" is {json.dumps(rec[key])}, not a {_json_kind(kind())}'
+            return f'not a game record: its "{key}" is {_shown(rec[key])}, not {_a(kind)}'
     if rec["format"] != LOG_FORMAT:
         return f"a format {rec['format']} record: this bot reads format {LOG_FORMAT}"
-    if rec["game"] not in HISTORIES:
-        return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(HISTORIES)})"
+    game = registry.games().get(rec["game"])
+    if game is None:
+        return f"a record of {rec['game']!r}, not a game this bot knows ({', '.join(registry.games())})"
+    if game.history is None:
+        return f"a record of {game.title}, which keeps no record of its games here"
+    engine = game.engine
+    if not engine.min_players <= rec["players"] <= engine.max_players:
+        return f'not a game record: its "players" is {rec["players"]}: {_seats(rec["game"])}'
+    return _fields_problem(rec, getattr(history(rec["game"]), "FIELDS", {}))
+
+
+def _seats(kind: Any) -> str:
+    game = registry.games().get(kind)
+    if game is None:
+        return f"no game has more than {most_players(kind)}"
+    engine = game.engine
+    return f"{engine.title} is played by {engine.min_players} to {engine.max_players} players"
+
+
+def _fields_problem(rec: Mapping[str, Any], fields: Mapping[str, tuple[type, type | None]]) -> str:
+    """The game's own fields, each of the JSON kind its code reads (and each item of a list),
+    so a wrong one is named rather than met deep inside the replay as Python's own words."""
+    for key, (kind, item) in fields.items():
+        if key not in rec:
+            return f'not a whole game record: it has no "{key}"'
+        value = rec[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f'not a game record: its "{key}" is {_shown(value)}, not {_a(kind)}'
+        for number, each in enumerate(value if item and isinstance(value, list) else [], 1):
+            if not isinstance(each, item) or isinstance(each, bool):
+                return f'not a game record: item {number} of its "{key}" is {_shown(each)}, not {_a(item)}'
     return ""
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else f"{_a(type(value))} ({len(text)} characters)"
+
+
+def _a(kind: type) -> str:
+    name = _json_kind(kind())
+    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 def _json_kind(value: Any) -> str:
@@ -148,21 +198,21 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
         if scripted:
             raise ReplayError(f"the deal was scripted, not dealt from the seed: {scripted}")
         count = sum(1 for _ in steps(rec))
-        module, name = CHECKERS[rec["game"]]
-        getattr(importlib.import_module(module), name)(rec)
+        registry.get(rec["game"]).part("checker")(rec)
         cards = history(rec["game"]).dealt_cards(rec)
     except ReplayError as error:
-        return Verdict(False, f"not verified: {error}", problem=str(error))
+        return Verdict(False, f"not verified: {_short(error)}", problem=_short(error))
     except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
-        return Verdict(False, f"not verified: {malformed(error)}", problem=malformed(error))
+        problem = _short(where_wrong(rec, error) or malformed(error))
+        return Verdict(False, f"not verified: {problem}", problem=problem)
     opened_by = (
-        f"the commitment {committed} is SHA-256 of {rec['salt']}:{seed}; "
+        f"the commitment {committed} is SHA-256 of {rec.get('salt', '')}:{seed}; "
         if committed is not None
         else "no commitment in this record (a simulated game); "
     )
     return Verdict(
         True,
-        f"verified: {TITLES[rec['game']]}, seed {seed}: {opened_by}all {cards} cards were dealt as "
+        f"verified: {title(rec['game'])}, seed {seed}: {opened_by}all {cards} cards were dealt as "
         f"the seed deals them, and all {count} steps replay through the engine and follow the rules",
         game=rec["game"],
         seed=seed,
@@ -173,15 +223,20 @@ def verify(rec: Mapping[str, Any]) -> Verdict:
     )
 
 
+PROBLEM_MAX = 400  # characters: a mismatch quotes the record's values, which may be a whole log
+
+
+def _short(problem: object) -> str:
+    text = str(problem)
+    return text if len(text) <= PROBLEM_MAX else text[: PROBLEM_MAX - 1] + "…"
+
+
 def _scripted(rec: Mapping[str, Any]) -> str:
     """A test's or replay's scripted deal the engine accepts (never a Discord game's): the engine
-    would follow it, so re-dealing alone would not notice it."""
-    if rec["game"] == "masks" and rec["log"][0].get("deck") is not None:
-        return "the log's first entry gives the deck"
-    options = rec["options"]
-    if rec["game"] == "kingdom" and (options.get("decks") or options.get("dealer") is not None):
-        return "the options give the decks or the first dealer"
-    return ""
+    would follow it, so re-dealing alone would not notice it. Said by the game's history
+    (``scripted``) where its engine accepts one."""
+    scripted = getattr(history(rec["game"]), "scripted", None)
+    return scripted(rec) if scripted is not None else ""
 
 
 class UnreadableRecords(ValueError):
@@ -192,24 +247,37 @@ def read_records(text: str, name: str = "the input") -> list[Any]:
     """One JSON record, or several, one per line (as ``simulate --json`` writes them). Whether
     each is a game record is left to ``record_problem``."""
     try:
-        whole = json.loads(text)
+        whole = _loads(text, name)
     except json.JSONDecodeError as error:
         lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2 or not _is_json(lines[0][1]):
+        if len(lines) < 2 or not _is_json(lines[0][1], name):
             raise UnreadableRecords(_not_json(name, error, text)) from None
         records = []
         for number, line in lines:  # one record per line: a bad line is named by its number
             try:
-                records.append(json.loads(line))
+                records.append(_loads(line, name))
             except json.JSONDecodeError as bad:
                 raise UnreadableRecords(_not_json(name, bad, line, number)) from None
         return records
     return whole if isinstance(whole, list) else [whole]
 
 
-def _is_json(text: str) -> bool:
+def _loads(text: str, name: str) -> Any:
+    """``json.loads``, with what it raises beyond a syntax error said in words: JSON nested
+    deeper than Python's stack, a number longer than Python converts (4300 digits)."""
     try:
-        json.loads(text)
+        return json.loads(text)
+    except RecursionError:
+        raise UnreadableRecords(f"{name} nests its JSON deeper than any game record does") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        raise UnreadableRecords(f"{name} holds a number far longer than any game record's") from None
+
+
+def _is_json(text: str, name: str) -> bool:
+    try:
+        _loads(text, name)
     except json.JSONDecodeError:
         return False
     return True
@@ -232,9 +300,9 @@ def replay_problem(rec: Mapping[str, Any]) -> str:
             count += 1
     except ReplayError as error:
         return (
-            f"the replay stops after step {count}: {error}"
+            f"the replay stops after step {count}: {_short(error)}"
             if count
-            else f"the replay does not start: {error}"
+            else f"the replay does not start: {_short(error)}"
         )
     return ""
 
@@ -243,19 +311,19 @@ def as_text(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     """A finished game's record as readable text, move by move."""
     who = seat_names(rec, names)
     lines = [
-        f"{TITLES.get(rec.get('game'), rec.get('game'))}: {rec['players']} players ({', '.join(who)}), "
-        f"seed {rec['seed']}",
+        f"{title(rec.get('game'))}: {rec['players']} players ({', '.join(who)}), seed {rec['seed']}",
         "Options: " + (", ".join(f"{key} {value}" for key, value in rec["options"].items()) or "none"),
     ]
     if "commitment" in rec:
-        lines.append(f"Shuffle commitment: {rec['commitment']} (salt {rec['salt']})")
+        salt = f"salt {rec['salt']}" if "salt" in rec else "no salt in the record"
+        lines.append(f"Shuffle commitment: {rec['commitment']} ({salt})")
     engine = None
     try:
         for number, (text, at) in enumerate(steps(rec, who), 1):
             lines.append(f"{number:4}. {text}")
             engine = at
     except ReplayError as error:
-        lines.append(f"      (the replay stops here: {error})")
+        lines.append(f"      (the replay stops here: {_short(error)})")
         return "\n".join(lines)
     if engine is not None and engine.is_over:
         result = engine.result()

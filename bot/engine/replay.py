@@ -8,6 +8,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 LOG_FORMAT = 2  # version of every game's --json record; bump it when a field changes meaning
+# The channel a replay's board is drawn for: none, so the board's own buttons press nothing (a
+# replay has only its navigation buttons).
+NO_CHANNEL = 0
 
 
 class ReplayError(ValueError):
@@ -38,6 +41,8 @@ def malformed(error: Exception) -> str:
         return f"the record is incomplete: it has no {error.args[0]!r} where the game needs one"
     if isinstance(error, IndexError):
         return "the record is incomplete: a list in it is shorter than the game needs"
+    if isinstance(error, ValueError):
+        return f"the record has a value the game refuses: {error}"
     return f"the record has a value of the wrong kind ({error})"
 
 
@@ -45,5 +50,5 @@ def commitment(seed: int, salt: str) -> str:
     """What a game's first board shows before any card is dealt: SHA-256 of ``"<salt>:<seed>"``
     (UTF-8, no newline), so ``printf '%s' 'SALT:SEED' | sha256sum`` checks it by hand. The
     48-bit seed alone could be found from its hash by trying them all; the 128-bit secret salt,
-    shown only on the final board with the seed, makes that hopeless (docs/architecture.md)."""
+    shown only on the final board with the seed, makes that hopeless (docs/records.md)."""
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()

@@ -8,7 +8,7 @@ board edited inside the answer) and ``send_private`` (type 4, ephemeral) post th
 without it (Discord then answers 204 No Content), the board's components laid out straight from
 its items (``Rows``), and mark the interaction answered as discord.py does, so ``is_done()`` and a
 second answer (``InteractionResponded``) behave as after discord.py's own. See "Answering a
-press" in docs/architecture.md for the figures.
+press" in bench/README.md for the figures.
 
 What discord.py does besides, and why it is not needed here: ``store_view`` keeps a live view
 to dispatch its callbacks; game components are routed by custom id (``GameBot.on_interaction``)

@@ -11,7 +11,7 @@ against the current game state.
 
 Presses are routed by ``GameBot.on_interaction``, not by discord.py's views: a ``DynamicItem``
 makes discord.py rebuild a whole view from the board message on every press, which cost about
-a quarter of a bare acknowledge per press (see docs/architecture.md).
+a quarter of a bare acknowledge per press (see bench/README.md).
 """
 
 from __future__ import annotations

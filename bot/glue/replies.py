@@ -4,14 +4,13 @@ session's board is."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.glue import faults
 from bot.glue.answer import send_private
 from bot.i18n import DEFAULT, t
-from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,15 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
 
-def message_link(session: Session, locale: str = DEFAULT) -> str:
+class Boarded(Protocol):
+    """Where a session's board is (``bot.session.sessions.Session`` is one)."""
+
+    guild_id: int
+    channel_id: int
+    board_message_id: int | None
+
+
+def message_link(session: Boarded, locale: str = DEFAULT) -> str:
     """A link to the session's board, or "this channel" in ``locale`` while it has none."""
     if session.board_message_id is None:
         return t(locale, "this channel")

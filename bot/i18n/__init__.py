@@ -1,5 +1,5 @@
 """Languages: message catalogues, which language a message speaks, slash commands' translations.
-The design and how to add a language: docs/architecture.md, "Languages"."""
+The design and how to add a language: docs/languages.md."""
 
 from bot.i18n.catalogues import (
     DEFAULT,

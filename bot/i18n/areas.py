@@ -13,10 +13,8 @@ from fnmatch import fnmatch
 
 # The slash commands' names, descriptions, options and choices, read from the loaded command tree.
 COMMANDS = "commands"
-AREAS: dict[str, tuple[str, ...]] = {
-    "kabuki": ("bot/games/kabuki/*",),
-    "masks": ("bot/games/masks/*",),
-    "kingdom": ("bot/games/kingdom/*",),
+# After the games' areas (one each, named by its id: its descriptor's ``area_sources``).
+SHARED: dict[str, tuple[str, ...]] = {
     # The shared commands (/leaderboard, /stats, /season, /replay ...) and what outlives a game.
     "general": ("cogs/*", "bot/community/*"),
     # The session layer (lobby, boards' shared parts, refusals, play again) and the engine protocol.
@@ -25,9 +23,18 @@ AREAS: dict[str, tuple[str, ...]] = {
 SOURCES = ("bot", "cogs")  # where the extractor looks for messages
 
 
+def area_patterns() -> dict[str, tuple[str, ...]]:
+    """Every area's files: each game's (from the game registry, read when first needed, so the
+    catalogues load no game), then the shared ones."""
+    from bot.games import registry
+
+    games = {game.id: game.area_sources for game in registry.builtin().values()}
+    return {**games, **SHARED}
+
+
 def area_of(path: str) -> str:
     """The area of a source file, by its path relative to the repository ("bot/games/kabuki/cog.py")."""
-    for area, patterns in AREAS.items():
+    for area, patterns in area_patterns().items():
         if any(fnmatch(path, pattern) for pattern in patterns):
             return area
     return "session"
@@ -35,4 +42,4 @@ def area_of(path: str) -> str:
 
 def areas() -> tuple[str, ...]:
     """Every area, the slash commands' first."""
-    return (COMMANDS, *AREAS)
+    return (COMMANDS, *area_patterns())

@@ -15,10 +15,13 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
+
+from bot.i18n.plurals import with_plural_rule
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 DEFAULT = "en"
@@ -39,13 +42,19 @@ def po_files(code: str) -> list[Path]:
     return sorted((LOCALE_DIR / code / "LC_MESSAGES").glob("*.po"))
 
 
+def compiled(catalog: Catalog, code: str, domain: str | None = None) -> Translations:
+    """``catalog`` compiled in memory, counting by the project's plural rule for ``code``
+    (bot/i18n/plurals.py) whatever its header or the installed Babel says: every area of a
+    language then picks its plural forms alike."""
+    out = io.BytesIO()
+    write_mo(out, with_plural_rule(catalog, code))  # fuzzy entries are left out: a guess is not a translation
+    out.seek(0)
+    return Translations(out, domain=domain)
+
+
 def _compiled(path: Path, code: str) -> Translations:
     with open(path, "rb") as po:
-        catalog = read_po(po, locale=code)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)  # fuzzy entries are left out: a guess is not a translation
-    compiled.seek(0)
-    return Translations(compiled, domain=path.stem)
+        return compiled(read_po(po, locale=code), code, domain=path.stem)
 
 
 @cache
@@ -141,8 +150,8 @@ def t(locale: str, message: str, **fields: object) -> str:
 
 def tn(locale: str, singular: str, plural: str, n: int, **fields: object) -> str:
     """A message that agrees with the number ``n`` (filled in as ``{n}``), by the language's own
-    plural rules (CLDR's, which Babel writes into each catalogue): French says "1 partie",
-    "0 partie", "2 parties"; English and German "0 games"."""
+    plural rule (CLDR's, as bot/i18n/plurals.py writes it): French says "1 partie", "0 partie",
+    "2 parties"; English and German "0 games"."""
     return _fill(catalogue(locale).ngettext(singular, plural, n), {"n": n, **fields}, locale)
 
 

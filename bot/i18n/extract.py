@@ -1,16 +1,20 @@
 """Bring the catalogues up to date with the code: ``python -m bot.i18n.extract``.
 
 One template per area (``bot/locales/<area>.pot``, the areas in ``bot/i18n/areas.py``) holds
-every message of that part of the code: what Babel's own extractor finds in ``t(locale, "…")``,
+every message of that part of the code: the literal messages of the ``t(locale, "…")``,
 ``tn(locale, "…", "…", n)`` and ``N_("…")`` calls (an engine's refusals are ``N_``-marked ids,
-bot/engine/protocol.py) in ``bot/`` and
-``cogs/``; the ``commands`` template holds every slash command string (read from the loaded
+bot/engine/protocol.py) in ``bot/`` and ``cogs/``, found by Babel's extractor with the calls read
+from Python's syntax tree (``bot/i18n/calls.py``: a subscript or a variable named ``t`` is no
+message); the ``commands`` template holds every slash command string (read from the loaded
 command tree, because the cogs' decorators hold them as plain English). Each language's
 ``<area>.po`` is then updated from its template as ``pybabel update`` does: new messages come in
 untranslated, changed ones are kept as fuzzy guesses (never shown), vanished ones are kept as
-obsolete (``#~``); a language without an area's file yet gets one. Only the areas whose messages
-changed are written, so helpers converting different areas do not touch each other's files.
-``--check`` changes nothing and fails if a template is out of date (run it in CI).
+obsolete (``#~``); a language without an area's file yet gets one. Every language's file states
+the project's plural rule (``bot/i18n/plurals.py``), never the installed Babel's. Only the areas
+whose messages changed are written, so helpers converting different areas do not touch each
+other's files.
+``--check`` changes nothing and fails if a template is out of date or a catalogue states another
+plural rule (run it in CI).
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n.areas import COMMANDS, SOURCES, area_of, areas
+from bot.i18n.calls import extract_calls
 from bot.i18n.catalogues import DEFAULT, LOCALE_DIR, shipped
+from bot.i18n.plurals import plural_forms, with_plural_rule
 
 ROOT = LOCALE_DIR.parent.parent
+# t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message)
 KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
 
 
@@ -43,12 +50,20 @@ def templates() -> list[Path]:
 async def _command_strings() -> list[tuple[str, str]]:
     from bot.app.client import create_bot
     from bot.app.config import Config
+    from bot.games import registry
     from bot.i18n.commands import command_strings
 
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config)
+    # The bot's own games: a game registered from elsewhere (a test's) carries its own catalogue.
+    bot = create_bot(config, games=list(registry.builtin().values()))
     await bot.load_cogs()
     return await command_strings(bot.tree)
+
+
+def file_messages(path: Path) -> list[tuple[str | tuple[str, str], int]]:
+    """(message or (singular, plural), line) of every marked call in one source file."""
+    extracted = extract_from_file(extract_calls, path, keywords=KEYWORDS)
+    return [(message, lineno) for lineno, message, _comments, _context in extracted]
 
 
 def code_messages() -> list[tuple[str, str | tuple[str, str], str, int]]:
@@ -57,13 +72,28 @@ def code_messages() -> list[tuple[str, str | tuple[str, str], str, int]]:
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
-            for lineno, message, _comments, _context in extract_from_file("python", path, keywords=KEYWORDS):
-                found.append((area_of(relative), message, relative, lineno))
+            found += [(area_of(relative), message, relative, line) for message, line in file_messages(path)]
     return found
 
 
 def _empty(locale: str | None = None) -> Catalog:
     return Catalog(project="party-cards-bot", locale=locale, charset="utf-8", fuzzy=False)
+
+
+def _po_path(code: str, area: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po"
+
+
+def _plural_drift(area: str) -> list[str]:
+    """The languages whose file of ``area`` states another plural rule than the project's."""
+    drift = []
+    for code in shipped():
+        path = _po_path(code, area)
+        if code != DEFAULT and path.exists():
+            with open(path, "rb") as f:
+                if read_po(f, locale=code).plural_forms != plural_forms(code):
+                    drift.append(code)
+    return drift
 
 
 def fresh_templates() -> dict[str, Catalog]:
@@ -101,7 +131,7 @@ def _stale(area: str, fresh: Catalog) -> bool:
     if not path.exists():
         return bool(_ids(fresh))
     with open(path, "rb") as f:
-        return _ids(read_po(f)) != _ids(fresh)
+        return _ids(read_po(f)) != _ids(fresh) or bool(_plural_drift(area))
 
 
 def _update(area: str, fresh: Catalog) -> None:
@@ -109,13 +139,14 @@ def _update(area: str, fresh: Catalog) -> None:
     for code in shipped():
         if code == DEFAULT:
             continue
-        path = LOCALE_DIR / code / "LC_MESSAGES" / f"{area}.po"
+        path = _po_path(code, area)
         if path.exists():
             with open(path, "rb") as f:
                 catalog = read_po(f, locale=code)
         else:
             catalog = _empty(code)
-        catalog.update(fresh, update_header_comment=False)
+        # Before the update: it fits each plural entry's forms to the catalogue's count.
+        with_plural_rule(catalog, code).update(fresh, update_header_comment=False)
         path.write_bytes(_po_text(catalog, include_lineno=False))
 
 

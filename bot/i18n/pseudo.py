@@ -8,17 +8,15 @@ the accents make every message a little longer, like most translations.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from bot.i18n.catalogues import install, uninstall
+from bot.i18n.catalogues import compiled, install, uninstall
 
 PSEUDO = "en-XA"
 _ACCENTED = str.maketrans(
@@ -53,10 +51,7 @@ def pseudo_catalogue(template_paths: Iterable[Path]) -> Translations:
         else:
             text = pseudo_text(message.id)
         catalog.add(message.id, text, context=message.context)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled)
+    return compiled(catalog, "en")
 
 
 def install_pseudo() -> str:

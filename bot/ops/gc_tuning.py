@@ -2,8 +2,8 @@
 
 A full collection walks every object the collector tracks, and with 1,000 games open it stopped
 the event loop for 0.25–0.6 s, every 7 s or so under 100 presses/s (bench/bench_load.py; see
-docs/architecture.md, "Garbage collection"). Python 3.11 has no incremental collector, so the
-full collection is made rare rather than short:
+bench/README.md, "Board edits, memory per game, garbage collection"). Python 3.11 has no
+incremental collector, so the full collection is made rare rather than short:
 
 * ``gc.freeze()`` once start-up is done: the modules, discord.py, the cogs and the restored
   sessions are never walked again;

@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 from collections import Counter as Tally
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
@@ -24,10 +24,14 @@ from bot.glue.clock import now_ms, snowflake_ms
 if TYPE_CHECKING:
     import discord
 
-    from bot.session.guarded import Guard
-    from bot.session.sessions import SessionRegistry
-
 log = logging.getLogger(__name__)
+
+# The open sessions as the metrics count them (``bot.session.sessions.SessionRegistry``): each
+# has a ``kind`` and a ``status``. Operations sit below the session layer and import none of it.
+SessionRegistry = Iterable[Any]
+# The session layer's keeper of failed writes (``bot.session.guarded.Guard``), as the metrics read
+# it: ``database_ok`` (bool), ``faults`` (int) and ``waiting`` (a dict of games).
+Guard = Any
 
 ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
 # A game whose armed instant is this far behind is stuck: a timer fires within milliseconds, a

@@ -3,11 +3,12 @@
 A computer seat's user id is negative (-1, -2, ...; Discord ids are positive), so a session, its
 JSON and every seat lookup need nothing new, and its name says what it is ("🤖 Robo 1").
 
-What a computer does is ``plan``: a pure function of the seat's own ``view`` and legal actions
-(exactly what that seat's buttons and private messages could show a person, never the engine's
-hidden state), what it remembers of the public events (Kabuki only: ``observe``) and a seeded
-generator, returning the action and how long a person would take to
-make it (a think time on turns, a reaction time for races). The session layer keeps each plan
+What a computer does is its game's policy (the descriptor's ``computers``, e.g.
+``bot.games.kabuki.players``): ``plan``, a pure function of the seat's own ``view`` and legal
+actions (exactly what that seat's buttons and private messages could show a person, never the
+engine's hidden state), what it remembers of the public events (the policy's ``observe``, Kabuki's
+only) and a seeded generator, returning the action and how long a person would take to make it
+(a think time on turns, a reaction time for races). The session layer keeps each plan
 with the session, so a restart carries it over, and applies it through its timer as if pressed.
 
 Besides pressing, a computer may say something at the table (a ``SAY`` action: a Monster Masks
@@ -19,24 +20,17 @@ where every computer's next plan reads it (``seen``): it is public, so any seat 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
+from bot.engine.computers import SAY as SAY  # timers and tests read it from here
+from bot.engine.computers import Action, Memory, Plan
 from bot.engine.protocol import Event
-from bot.games.kabuki.players import ComputerPlayer, Temper
-from bot.games.kingdom.cards import THIEF
-from bot.games.kingdom.players import worth
-from bot.games.masks import players as masks_players
-
-Action = dict[str, Any]
-Plan = tuple[int, Action]  # (delay in ms, the action)
-Memory = list[list[int]]  # a Kabuki computer's remembered stacks (bot.games.kabuki.players)
-Policy = Callable[[Mapping[str, Any], Sequence[Action], random.Random, Memory | None], Plan | None]
+from bot.games import registry
 
 COMPUTER_EMOJI = "🤖"
-SAY = "say"  # an action that is said in the game channel, not pressed: {"type", "turn", "text"}
 MIMED = "mimed"  # Session.extra key: {"turn": n, "texts": [...], "refused": n}, the Mime's posts this turn
-MIME_TRIES = 2  # a computer Mime's post Discord refused is tried once more in that turn
 
 
 def is_computer(user_id: int) -> bool:
@@ -51,98 +45,16 @@ def computer_name(user_id: int) -> str:
     return f"{COMPUTER_EMOJI} Robo {-user_id}"
 
 
-# Like a person at the table: most placements are remembered, some buried masks are not, and a
-# Stop! on a match it remembers comes after a human reaction, well inside the default 3 s grace.
-KABUKI_TEMPER = Temper(memory=0.8, reaction_ms=(400, 1200))
+def policy(kind: str) -> ModuleType | None:
+    """``kind``'s computer policy (its descriptor's ``computers``); None for a game without
+    one, or one the registry does not know (a test's game given to its bot directly)."""
+    game = registry.games().get(kind)
+    return game.part("computers") if game is not None and game.computers else None
 
 
-def _kabuki_memory(seat: int, seed: int, memory: Memory | None) -> ComputerPlayer:
-    player = ComputerPlayer(seat, seed, KABUKI_TEMPER)
-    if memory:
-        player.stacks = [list(stack) for stack in memory]
-    return player
-
-
-def _kabuki(
-    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
-) -> Plan | None:
-    """Presses Stop! when the card just placed matches one it remembers under it on that stack;
-    otherwise places the card on show where it remembers the fewest copies (and forgot least)."""
-    player = _kabuki_memory(view["seat"], rng.getrandbits(64), memory)
-    window = view.get("stop_window")
-    stops = [a for a in legal if a["type"] == "stop"]
-    if stops and window is not None:
-        delay = player.stop_delay(window["placer"], window["stack"])
-        if delay is not None:
-            return delay, stops[0]
-    places = {a["stack"]: a for a in legal if a["type"] == "place"}
-    current = view.get("current")
-    if not places or current is None:
-        return None
-    return rng.randint(1500, 4000), places[player.choose_stack(current["card"])]
-
-
-def observe(session: Any, events: Sequence[Event]) -> None:
-    """Each Kabuki computer seat learns from the public events alone (what anyone at the table
-    saw placed or revealed), forgetting as the simulator's players do; kept with the session."""
-    public = [event for event in events if event.to is None]
-    if session.kind != "kabuki" or not public:
-        return
-    for seat in session.computer_seats():
-        seed = random.Random(f"{session.seed}:{seat}:seen:{session.planned}").getrandbits(64)
-        player = _kabuki_memory(seat, seed, session.memories.get(seat))
-        player.observe_all(public)
-        session.memories[seat] = player.stacks
-
-
-def _masks(
-    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
-) -> Plan | None:
-    """A computer Mime posts emoji describing its card's face; a guesser slaps the free tile
-    that best fits the emoji the Mime posted this turn (``view["mimed"]``), never the card
-    (bot.games.masks.players). A computer Mime lets the guessers (or the guess timer) end its turn."""
-    if view.get("role") == "mime":
-        if view.get("mime_refused", 0) >= MIME_TRIES:
-            return None  # Discord refused its posts this turn: the guess timer ends the turn
-        said = masks_players.mime_hint(view, rng)
-        return None if said is None else (said[0], {"type": SAY, "turn": view["turn"], "text": said[1]})
-    return masks_players.guess(view, legal, rng)
-
-
-def _kingdom(
-    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
-) -> Plan | None:
-    """The simulator's simple player (``bot.games.kingdom.players.SimplePlayer``), read off the
-    seat's own view: its card, its Thief peek and the cards shown face up."""
-    if not legal:
-        return None
-    if legal[0]["type"] == "next":
-        # Anyone may start the next round: leave the people at the table time to read the reveal.
-        return rng.randint(8000, 12000), legal[0]
-    me = view["me"]
-    think = rng.randint(2000, 5000)
-    if len(legal) == 1:
-        return think, legal[0]
-    shown = {s["shown"]["char"] for s in view["seats"] if s["shown"]}
-    if me["peek"] is not None:
-        take = worth(me["peek"]["char"], shown) > worth(THIEF, shown)
-        return think, legal[0] if take else legal[1]
-    by_type: dict[str, list[Action]] = {}
-    for action in legal:
-        by_type.setdefault(action["type"], []).append(action)
-    mine = worth(me["card"]["char"], shown)
-    for power in ("trader", "thief", "bard"):
-        if power in by_type and rng.random() < 0.5:
-            return think, rng.choice(by_type[power])
-    if mine >= 7:
-        return think, by_type["stand"][0]
-    for kind in ("dragon", "exchange", "cut"):
-        if kind in by_type:
-            return think, by_type[kind][0]
-    return think, by_type["stand"][0]
-
-
-POLICIES: dict[str, Policy] = {"kabuki": _kabuki, "masks": _masks, "kingdom": _kingdom}
+def plays(kind: str) -> bool:
+    """Whether ``kind``'s game has computer players: the lobby offers Add computer only then."""
+    return policy(kind) is not None
 
 
 def plan(
@@ -153,7 +65,20 @@ def plan(
     memory: Memory | None = None,
 ) -> Plan | None:
     """What a computer in a ``kind`` game does next and after how long, or None to wait."""
-    return POLICIES[kind](view, legal, rng, memory)
+    chosen = policy(kind)
+    return chosen.plan(view, legal, rng, memory) if chosen is not None else None
+
+
+def observe(session: Any, events: Sequence[Event]) -> None:
+    """Computer seats that remember (their policy's ``observe``: Kabuki's) learn from the public
+    events alone (what anyone at the table saw placed or revealed); kept with the session."""
+    public = [event for event in events if event.to is None]
+    remember = getattr(policy(session.kind), "observe", None)
+    if remember is None or not public:
+        return
+    for seat in session.computer_seats():
+        seed = random.Random(f"{session.seed}:{seat}:seen:{session.planned}").getrandbits(64)
+        session.memories[seat] = remember(seat, seed, session.memories.get(seat), public)
 
 
 # ---------------------------------------------------------------------- plans kept in a session

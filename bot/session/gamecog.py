@@ -29,7 +29,7 @@ from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
 from bot.i18n import DEFAULT, N_, private_locale, t, tn
 from bot.session import computers
-from bot.session.guarded import describe
+from bot.session.guarded import SAVE, describe
 from bot.session.lobby import ENDING_WAITS as ENDING_WAITS  # said by cogs/general.py
 from bot.session.lobby import LOBBY_PRESSES, Lobby
 from bot.session.publisher import Publisher, release
@@ -41,7 +41,7 @@ from bot.session.timers import SessionTimers
 from bot.session.turn_pings import TurnPings
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class GameCog(Lobby, commands.GroupCog):
     # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.timers = SessionTimers(self)
         self.pings = TurnPings(self)
@@ -244,7 +244,7 @@ class GameCog(Lobby, commands.GroupCog):
     @staticmethod
     def _from_panel(session: Session, interaction: discord.Interaction) -> bool:
         """Whether an accepted press came from a panel: presses on any other message than the
-        board are refused before they get here (``GameBot.route_press``)."""
+        board are refused before they get here (``bot.app.client.GameBot.route_press``)."""
         message = interaction.message
         return message is not None and message.id != session.board_message_id
 
@@ -548,7 +548,7 @@ class GameCog(Lobby, commands.GroupCog):
     async def _save(self, session: Session) -> bool:
         """Save the session, through the guard: False when the database did not take it, and
         the save waits for a retry (``bot.session.guarded``)."""
-        return await self.bot.guard.write(session, "save", lambda: self._store(session))
+        return await self.bot.guard.write(session, SAVE, lambda: self._store(session))
 
     async def _store(self, session: Session) -> None:
         self._plan_computers(session)  # saved with the state they follow from

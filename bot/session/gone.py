@@ -19,7 +19,7 @@ import discord
 from bot.glue import faults
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
     from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ THREAD_DELETED = "its thread was deleted"
 BOT_REMOVED = "the bot is no longer in its server"
 
 
-def refused_for_good(bot: GameBot, session: Session, error: discord.HTTPException) -> str | None:
+def refused_for_good(bot: Host, session: Session, error: discord.HTTPException) -> str | None:
     """Why Discord's refusal of the board means the channel is gone for the bot, or None."""
     if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
         return CHANNEL_DELETED
@@ -43,7 +43,7 @@ def refused_for_good(bot: GameBot, session: Session, error: discord.HTTPExceptio
     return None
 
 
-async def missing(bot: GameBot, session: Session) -> str | None:
+async def missing(bot: Host, session: Session) -> str | None:
     """At start-up: why the session's channel is gone, or None while it is there, or cannot be
     told (a server Discord has unavailable, a fault of Discord's). The cache lacks archived
     threads, so a channel it lacks is asked of Discord before the game is dropped."""
@@ -63,13 +63,13 @@ async def missing(bot: GameBot, session: Session) -> str | None:
     return None
 
 
-async def drop(bot: GameBot, session: Session, why: str) -> None:
+async def drop(bot: Host, session: Session, why: str) -> None:
     cog = bot.game_cogs.get(session.kind)
     if cog is not None:
         await cog.drop(session, why)
 
 
-async def channel_deleted(bot: GameBot, channel_id: int, why: str) -> None:
+async def channel_deleted(bot: Host, channel_id: int, why: str) -> None:
     """A channel or thread was deleted: its game goes, and so do the games of its threads."""
     for session in bot.sessions:
         if session.channel_id == channel_id:
@@ -81,6 +81,6 @@ async def channel_deleted(bot: GameBot, channel_id: int, why: str) -> None:
             await drop(bot, session, CHANNEL_DELETED)
 
 
-async def guild_left(bot: GameBot, guild_id: int) -> None:
+async def guild_left(bot: Host, guild_id: int) -> None:
     """The bot was removed from a server (kicked, banned, or the server deleted)."""
     await asyncio.gather(*(drop(bot, s, BOT_REMOVED) for s in bot.sessions if s.guild_id == guild_id))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
     from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ RETRY_MAX_S = 60.0  # ...doubling each time, up to this: a database back is used
 FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this long in all
 
 Write = Callable[[], Awaitable[Any]]
+SAVE = "save"  # the one write an ending covers (see ``Guard.write``)
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:
@@ -69,7 +70,7 @@ class Waiting:
     session: Session
     what: str  # "save", "finish", "end", … for the log
     again: Write  # the whole step again, under the game's lock
-    since: float = field(default_factory=time.monotonic)
+    since: float = field(default_factory=lambda: time.monotonic())  # as the log line reads it
     tries: int = 0
     running: bool = False  # a retry is writing now: its writes go to the database
     task: asyncio.Task[None] | None = None
@@ -83,7 +84,7 @@ def describe(session: Session) -> str:
 class Guard:
     """The bot's one keeper of failed writes, keyed by channel (one game per channel)."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.waiting: dict[int, Waiting] = {}
         self.faults = 0  # database faults met since start-up
@@ -95,7 +96,10 @@ class Guard:
         (``op`` itself by default). Errors other than the database's are raised: they are bugs."""
         entry = self.waiting.get(session.channel_id)
         if entry is not None and entry.session is session and not entry.running:
-            entry.what, entry.again = what, again or op  # the latest covers the earlier
+            # The latest covers the earlier (a save writes the state as it is then), but a save
+            # never takes the place of an ending waiting (a finish, /end, a close, a drop).
+            if what != SAVE or entry.what == SAVE:
+                entry.what, entry.again = what, again or op
             return False
         try:
             await op()
@@ -140,7 +144,8 @@ class Guard:
                 type(error).__name__,
                 error,
             )
-        entry.what, entry.again = what, again
+        if what != SAVE or entry.what == SAVE:
+            entry.what, entry.again = what, again
         entry.tries += 1
         if entry.task is None or entry.task.done():
             entry.task = asyncio.get_running_loop().create_task(

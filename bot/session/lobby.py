@@ -18,7 +18,7 @@ from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press
 from bot.glue.replies import is_moderator, message_link, reply_private
-from bot.i18n import N_, private_locale, t
+from bot.i18n import N_, private_locale, t, tn
 from bot.session import computers
 from bot.session.publisher import release
 from bot.session.rematch import invitation
@@ -164,7 +164,7 @@ class Lobby:
             max_players=high,
             options_text=self.options_text(session.options, session.locale),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
-            computers=self.kind in computers.POLICIES,
+            computers=computers.plays(self.kind),
             notes=self.lobby_notes(session),
             locale=session.locale,
         )
@@ -222,7 +222,7 @@ class Lobby:
     def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
         """Seat a computer player, or unseat the last one; the refusal to show, if any (a message
         id with a ``{game}`` field at most)."""
-        if self.kind not in computers.POLICIES:
+        if not computers.plays(self.kind):
             return N_("{game} has no computer players.")
         if interaction.user.id != session.host_id and not is_moderator(interaction):
             return N_("Only the host or a moderator can add or remove computer players.")
@@ -244,13 +244,14 @@ class Lobby:
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
         if not low <= count <= high:
-            text = t(
+            text = tn(
                 private_locale(interaction),
-                "{game} needs {low}–{high} players; {count} seated.",
+                "{game} needs {low}–{high} players; {n} seated.",
+                "{game} needs {low}–{high} players; {n} seated.",
+                count,
                 game=game_title(private_locale(interaction), self.title),
                 low=low,
                 high=high,
-                count=count,
             )
             return await self._refuse(interaction, "lobby", text)
         now = snowflake_ms(interaction.id)

@@ -37,7 +37,7 @@ from bot.session import gone
 from bot.session.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +361,7 @@ class Publisher:
 class Publishers:
     """Every channel's publisher, keyed by channel id, for all games alike."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self._bot = bot
         self._by_channel: dict[int, Publisher] = {}
         self._dropping: set[asyncio.Task[None]] = set()  # games being dropped: held till done

@@ -7,27 +7,28 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.community.ratings import places
-from bot.community.replays import HISTORIES, log_record
+from bot.community.replays import log_record
 from bot.engine import Result
+from bot.games import registry
 from bot.glue.clock import now_ms
 from bot.session import computers
 from bot.session.sessions import Session
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 if TYPE_CHECKING:
-    from bot.session.gamecog import GameCog
+    from bot.session.host import Table
 
 log = logging.getLogger(__name__)
 
 
-async def record(cog: GameCog, session: Session, outcome: str, result: Result | None) -> None:
+async def record(cog: Table, session: Session, outcome: str, result: Result | None) -> None:
     """Record ``session``'s game as ``outcome`` ("finished" with its ``result``, or "abandoned"):
     the standings' rows, and a finished game's log for /replay. Storage keeps the first record of
     a game key, so a game recorded again (a restart between recording and forgetting) is not
     counted twice."""
     scores = cog.recorded_scores(session, result) if result else [0] * len(session.players)
     history = None
-    if result is not None and session.engine is not None and cog.kind in HISTORIES:
+    if result is not None and session.engine is not None and _kept(cog.kind):
         # A finished engine changes no more, so its record is built off the event loop.
         history = await asyncio.to_thread(log_record, session.engine, session.seed, session.salt)
     # Finishing places rate the game (bot/community/ratings.py); an abandoned game has none.
@@ -67,3 +68,10 @@ async def record(cog: GameCog, session: Session, outcome: str, result: Result | 
         outcome,
         "recorded" if recorded else "already recorded",
     )
+
+
+def _kept(kind: str) -> bool:
+    """Whether ``kind``'s finished games keep their record (its descriptor names a history); a
+    test's game the registry does not know keeps none."""
+    game = registry.games().get(kind)
+    return game is not None and game.history is not None

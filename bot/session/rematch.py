@@ -26,7 +26,7 @@ from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.session.sessions import LOBBY
 
 if TYPE_CHECKING:
-    from bot.app.client import GameBot
+    from bot.session.host import Host
     from bot.session.sessions import Session
 
 log = logging.getLogger(__name__)
@@ -57,15 +57,15 @@ class PlayAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"agai
         return cls(match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: Host = interaction.client  # type: ignore[assignment]
         try:
             await play_again(bot, interaction, self.game_key)
         except Exception:
             log.exception("play again in channel %s failed", interaction.channel_id)
-            await bot._apologize(interaction)
+            await bot.apologize(interaction)
 
 
-async def play_again(bot: GameBot, interaction: discord.Interaction, game_key: str) -> None:
+async def play_again(bot: Host, interaction: discord.Interaction, game_key: str) -> None:
     mine = private_locale(interaction)
     if interaction.guild_id is None:
         return await reply_private(interaction, t(mine, "Games are played in a server channel, not in DMs."))

@@ -19,15 +19,12 @@ import functools
 import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
 from bot.i18n.catalogues import catalogue_locale
 from bot.storage import LogGap, LogRows, SavedSession, Storage
-
-if TYPE_CHECKING:
-    from bot.session.timers import Alarm
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -93,7 +90,8 @@ class Session:
     # it in from the server's setting) reads as English.
     locale: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    timer: Alarm | None = field(default=None, repr=False, compare=False)
+    # The timers' armed instant (bot.session.timers.Alarm): the session only carries it.
+    timer: Any = field(default=None, repr=False, compare=False)
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, SeatToken] = field(default_factory=dict, repr=False, compare=False)

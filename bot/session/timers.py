@@ -7,7 +7,7 @@ deadline. It is armed as a bare loop timer
 (``loop.call_later``, an ``Alarm``), and a task is made only when it fires. Presses re-arm after
 every change, yet most leave the deadline where it was (a Kabuki placement inside a round, a slap
 joining a race): such a press costs a comparison, where cancelling a sleeping task and starting
-another cost a task each (see docs/architecture.md, "Speed under load", *Timers*).
+another cost a task each (see bench/README.md, "Speed under load", *Timers*).
 
 The task that fires takes the session's lock and acts on the state it finds then, at
 ``max(now, deadline)``: a press that moved the deadline meanwhile has cancelled it or (same
@@ -30,7 +30,7 @@ from bot.session.guarded import describe
 from bot.session.sessions import LOBBY, Session
 
 if TYPE_CHECKING:
-    from bot.session.gamecog import GameCog
+    from bot.session.host import Table
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Alarm:
 class SessionTimers:
     """One game cog's timers: arms and cancels its sessions' alarms, and acts when one fires."""
 
-    def __init__(self, cog: GameCog) -> None:
+    def __init__(self, cog: Table) -> None:
         self.cog = cog
 
     def arm(self, session: Session, *, not_before: int | None = None) -> None:

@@ -30,7 +30,7 @@ from bot.session.publisher import discord_now
 from bot.session.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
-    from bot.session.gamecog import GameCog
+    from bot.session.host import Table
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def humans(session: Session, asks: dict[int, str]) -> dict[int, str]:
     return {seat: ask for seat, ask in asks.items() if session.players[seat] > 0}
 
 
-def ping_text(cog: GameCog, session: Session, asks: dict[int, str]) -> str:
+def ping_text(cog: Table, session: Session, asks: dict[int, str]) -> str:
     """``<@a> <@b>: ask.`` for each ask in seat order, then the board's link."""
     grouped: dict[str, list[int]] = {}
     for seat in sorted(asks):
@@ -65,7 +65,7 @@ def ping_text(cog: GameCog, session: Session, asks: dict[int, str]) -> str:
 class TurnPings:
     """One game cog's turn pings."""
 
-    def __init__(self, cog: GameCog) -> None:
+    def __init__(self, cog: Table) -> None:
         self.cog = cog
 
     def note(self, session: Session, now: int) -> None:

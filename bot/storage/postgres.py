@@ -1,5 +1,5 @@
 """The PostgreSQL backend (asyncpg), chosen by ``DATABASE_URL=postgresql://…``: one database shared
-by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/architecture.md, "Storage".
+by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/storage.md.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from bot.community.ratings import MIN_RATED_GAMES, Rating
-from bot.storage import (
+from bot.storage.interface import (
     ALL_TIME,
     FORMER_MEMBER,
     RUNNING_SEASON,

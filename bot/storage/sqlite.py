@@ -1,5 +1,5 @@
 """The SQLite backend (the default): aiosqlite on one file in WAL mode, plus a direct sqlite3
-writer for the per-press session save. See docs/architecture.md, "Storage".
+writer for the per-press session save. See docs/storage.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import aiosqlite
 import orjson  # a session is saved after every press; orjson is ~15x faster than json there
 
 from bot.community.ratings import MIN_RATED_GAMES, Rating
-from bot.storage import (
+from bot.storage.interface import (
     ALL_TIME,
     FORMER_MEMBER,
     RUNNING_SEASON,

@@ -1,4 +1,4 @@
-"""Chaos: whole games of every title played by several members pressing at random while Discord
+"""Chaos: whole games of every registered title played by several members pressing at random while Discord
 fails in every way it does (see driver.py). Seeded, bounded in steps and virtual time; a longer
 run by hand: ``python bench/chaos_soak.py`` (more seeds, longer games)."""
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", COGS)
 async def test_every_game_survives_discord_s_faults(simcord_env, world, restart_bot, kind, seed):
     chaos = Chaos(simcord_env, world, kind, seed, lambda: restart_bot(COGS), steps=STEPS)
     await chaos.play()
@@ -38,7 +38,7 @@ async def test_every_game_survives_discord_s_faults(simcord_env, world, restart_
 
 @pytest.mark.parametrize("backend", ["postgres"])
 @pytest.mark.parametrize("seed", PG_SEEDS)
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", COGS)
 async def test_every_game_survives_postgresql_stopping_and_its_connections_lost(
     simcord_env, world, restart_bot, database, postgres_server, kind, seed
 ):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import registry
+
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    from bot.app.client import default_game_cogs
-
-    return make_bot(default_game_cogs())
+    return make_bot(list(registry.builtin()))
 
 
 async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world):
@@ -18,7 +18,7 @@ async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world
     assert {"leaderboard", "stats", "rules", "help", "end", "board"} <= commands
 
 
-@pytest.mark.parametrize("game", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("game", list(registry.builtin()))
 async def test_every_game_has_rules_and_an_empty_leaderboard(world, game):
     rules = await world.members[0].slash(world.channel, "rules", game=game)
     assert rules.ephemeral and len(rules.response.embeds[0].description) > 200

@@ -3,23 +3,24 @@ Discord's limits; plurals by each language's own rules; the pseudo-locale test t
 
 from __future__ import annotations
 
-import io
 import re
+from gettext import c2py
 
 import discord
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.support import Translations
 
 from bot.app.client import create_bot
 from bot.app.config import Config
+from bot.games import registry
 from bot.i18n import DEFAULT, shipped, t, tn
 from bot.i18n.areas import area_of, areas
-from bot.i18n.catalogues import LOCALE_DIR, install, po_files, uninstall
+from bot.i18n.catalogues import LOCALE_DIR, compiled, install, po_files, uninstall
 from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
 from bot.i18n.extract import main, template, templates
+from bot.i18n.plurals import plural_forms
 from bot.i18n.pseudo import PSEUDO, install_pseudo, pseudo_text, uninstall_pseudo, untranslated
 
 LANGUAGES = [code for code in shipped() if code != DEFAULT]
@@ -51,7 +52,7 @@ def everything() -> Catalog:
 
 async def loaded_bot():
     config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
-    bot = create_bot(config)
+    bot = create_bot(config, games=list(registry.builtin()))  # the games bot/locales translates
     await bot.load_cogs()
     return bot
 
@@ -148,10 +149,7 @@ def test_a_discord_locale_falls_back_to_its_language_then_to_english():
 def test_plurals_follow_each_languages_rules_from_the_catalogue():
     catalog = Catalog(locale="fr")
     catalog.add(("{n} game", "{n} games"), ("{n} partie", "{n} parties"))
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    install("fr-CA", Translations(compiled))
+    install("fr-CA", compiled(catalog, "fr"))
     try:
         # French counts 0 and 1 alike (CLDR: n < 2 is "one"); English does not.
         assert [tn("fr-CA", "{n} game", "{n} games", n) for n in (0, 1, 2)] == [
@@ -161,9 +159,41 @@ def test_plurals_follow_each_languages_rules_from_the_catalogue():
         ]
     finally:
         uninstall("fr-CA")
+    assert [tn("fr", "{n} card", "{n} cards", n) for n in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]
+    assert [tn("de", "{n} card", "{n} cards", n) for n in (0, 1, 2)] == ["0 Karten", "1 Karte", "2 Karten"]
     assert [tn("en", "{n} game", "{n} games", n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
-    for code in LANGUAGES:
-        assert read(code).plural_forms == Catalog(locale=code).plural_forms  # CLDR's, from Babel
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_catalogue_states_the_projects_plural_rule_and_fills_its_forms(code):
+    # The project's rule, not the installed Babel's table (which gave French three forms in 2.19).
+    for path in po_files(code):
+        catalogue = read_area(code, path.stem)
+        assert catalogue.plural_forms == plural_forms(code), path.name
+        for message in catalogue:
+            if isinstance(message.id, tuple):
+                assert len(message.string) == catalogue.num_plurals, (path.name, message.id)
+
+
+def test_the_check_fails_when_a_catalogue_states_another_plural_rule(monkeypatch, capsys):
+    # As if the project had decided on Babel 2.19's three French forms: every French file now
+    # states the wrong rule, and CI's check says so (the extractor would rewrite the headers).
+    three = "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"
+    monkeypatch.setattr(
+        "bot.i18n.extract.plural_forms", lambda code: three if code == "fr" else plural_forms(code)
+    )
+    assert main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("code", shipped())
+def test_each_plural_rule_is_cldrs_for_every_count_the_bot_shows(code):
+    # "one" in CLDR is the first form; every other category ("many": round millions in French)
+    # is the plural, which the bot's counts never reach.
+    rule = c2py(plural_forms(code).split("plural=")[1].rstrip(";"))
+    cldr = Locale.parse(code).plural_form
+    assert plural_forms(code).startswith("nplurals=2;")
+    assert [n for n in range(10_001) if (rule(n) == 0) != (cldr(n) == "one")] == []
 
 
 def test_the_pseudo_locale_accents_every_message_and_keeps_fields_and_markup():

@@ -9,10 +9,11 @@ import urllib.request
 
 import discord
 import pytest
-from tapgame import TapCog
+from tapgame import TAP
 
 from bot import __main__ as cli
 from bot.app.playground import run_playground
+from bot.games import registry
 
 
 def test_running_without_a_token_explains_where_to_get_one(monkeypatch, capsys):
@@ -51,7 +52,7 @@ def test_help_exits_0_with_the_usage_of_every_subcommand(argv, capsys):
     usages = [line for line in out.splitlines() if line.startswith("usage: ")]
     assert usages[0] == "usage: python -m bot [run]"
     assert usages[1].startswith("usage: python -m bot play [-h] [--port PORT]")
-    for game in ("kabuki", "masks", "kingdom"):
+    for game in registry.games():  # a registered game's simulator too
         assert any(u.startswith(f"usage: python -m bot simulate {game} [-h]") for u in usages), game
     assert "--database DATABASE" in out and "--players PLAYERS" in out
 
@@ -81,7 +82,7 @@ async def test_the_playground_serves_the_channel_and_keeps_real_time(tmp_path):
         seen["members"] = [m.name for m in members]
 
     await run_playground(
-        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TapCog]
+        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TAP]
     )
     assert seen["status"] == 200
     assert {"help", "tap new", "leaderboard", "end"} <= set(seen["commands"])

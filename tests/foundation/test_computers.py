@@ -10,16 +10,12 @@ import pytest
 from simcord_clock import clock_held_still
 from test_lobby import field
 
-from bot.games.kabuki.cog import KabukiCog
-from bot.games.kabuki.engine import KabukiEngine
-from bot.games.kingdom.cog import KingdomCog
-from bot.games.kingdom.engine import KingdomEngine
-from bot.games.masks.cog import MasksCog
-from bot.games.masks.engine import MasksEngine
+from bot.games import registry
 from bot.session import computers
 from bot.session.sessions import PLAYING
 
-COGS = [KabukiCog, MasksCog, KingdomCog]
+# Every registered game with computer players: a new game is played here by being registered.
+COGS = [kind for kind, game in registry.games().items() if game.computers is not None]
 
 
 @pytest.fixture
@@ -31,7 +27,8 @@ def labels(message) -> list[str]:
     return [c.label for row in message.components for c in row.children]
 
 
-# Short timers: the human never presses, so their turns pass on the game's own timers.
+# Short timers: the human never presses, so their turns pass on the game's own timers (a game
+# not named here: its own defaults).
 GAMES = {
     "kabuki": {"grace": 0, "turn_timer": 10, "reveal": 1},
     "masks": {"guess_seconds": 5},
@@ -41,7 +38,7 @@ GAMES = {
 
 async def open_with_computers(world, kind: str, computers_wanted: int):
     human = world.members[0]
-    await human.slash(world.channel, f"{kind} new", **GAMES[kind])
+    await human.slash(world.channel, f"{kind} new", **GAMES.get(kind, {}))
     for _ in range(computers_wanted):
         await human.click(world.board(), label="Add computer")
     return human
@@ -71,7 +68,8 @@ async def test_computers_fill_the_lobby_only_up_to_the_game_s_maximum(world):
     assert field(world.board(), "Players (8/8)").count("🤖") == 7
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # every game, whole, on each storage
+@pytest.mark.parametrize("kind", COGS)
 async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
     world, simcord_env, restart_bot, kind
 ):
@@ -111,17 +109,14 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
     assert list(past.names) == ["alice", "🤖 Robo 1", "🤖 Robo 2"]
 
 
-ENGINES = {"kabuki": KabukiEngine, "masks": MasksEngine, "kingdom": KingdomEngine}
-
-
-@pytest.mark.parametrize("kind", sorted(ENGINES))
+@pytest.mark.parametrize("kind", COGS)
 def test_a_computer_s_move_depends_only_on_what_its_seat_may_see(kind):
     """Over many states: the plan is drawn from view(seat) and the seat's legal actions alone.
     Two games from different seeds in which the seat sees the same thing would plan alike; here
     the policy is handed a view with every hidden field the engine keeps scrambled away, which
     it could not read even if it tried: the view is all it gets."""
-    engine_cls = ENGINES[kind]
-    options = {"kingdom": {"turn_ms": 0}, "masks": {}, "kabuki": {"grace_ms": 0}}[kind]
+    engine_cls = registry.get(kind).engine
+    options = {"kingdom": {"turn_ms": 0}, "kabuki": {"grace_ms": 0}}.get(kind, {})
     for seed in range(20):
         engine = engine_cls.new(4, seed, options, 0)
         now = 0

@@ -165,3 +165,18 @@ async def test_a_stop_tries_the_writes_still_waiting_once_more(world, simcord_en
     assert await simcord_env.bot.guard.flush() == 0  # what GameBot.close does first
     assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 0]
     assert not simcord_env.errors
+
+
+async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcord_env):
+    alice = world.members[0]
+    await start_tap(world, target=1)
+    storage = simcord_env.bot.storage
+    outage = Outage(storage, "record_game")
+    await alice.click(world.board(), label="Tap")  # over; its record waits
+    await alice.slash(world.channel, "board")  # posts the board again, which saves the session
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not simcord_env.errors

@@ -252,10 +252,9 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
 
 async def masks_with_a_computer_mime(world, restart_bot):
     """alice, Robo 1 and bob in emoji mode; alice's turn as the Mime runs out, Robo 1 mimes next."""
-    from bot.games.masks.cog import MasksCog
 
     env = world.env
-    await restart_bot([MasksCog])
+    await restart_bot(["masks"])
     alice, bob = world.members[:2]
     await alice.slash(world.channel, "masks new", guess_seconds=20, mime_mode="emoji")
     await alice.click(world.board(), label="Add computer")
@@ -307,10 +306,9 @@ async def test_a_computer_mime_refused_twice_stays_silent_and_the_turn_runs_on(
 
 async def kabuki_with_a_ping(world, restart_bot):
     """A Kabuki game whose first placer waited long enough to be pinged."""
-    from bot.games.kabuki.cog import KabukiCog
     from bot.session.turn_pings import PING_AFTER_MS
 
-    await restart_bot([KabukiCog])
+    await restart_bot(["kabuki"])
     members = world.members[:3]
     await members[0].slash(world.channel, "kabuki new", turn_timer=300)
     for member in members[1:]:
@@ -371,9 +369,8 @@ async def test_a_turn_ping_discord_keeps_failing_to_delete_is_left_after_one_mor
 async def test_a_board_left_behind_by_a_lost_permission_heals_when_a_player_looks_at_their_card(
     world, simcord_env, restart_bot
 ):
-    from bot.games.masks.cog import MasksCog
 
-    await restart_bot([MasksCog])
+    await restart_bot(["masks"])
     alice, bob, carol = world.members[:3]
     await alice.slash(world.channel, "masks new", guess_seconds=20)
     for member in (bob, carol):

@@ -80,9 +80,12 @@ async def test_stats_are_private_whoever_they_are_about(world):
     )
 
 
-def tap_computer(view, legal, rng, memory):
-    """A Tap computer that never presses: the humans end the game."""
-    return None
+class TapComputer:
+    """A Tap computer policy that never presses: the humans end the game."""
+
+    @staticmethod
+    def plan(view, legal, rng, memory):
+        return None
 
 
 async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypatch):
@@ -91,7 +94,7 @@ async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypa
     lost = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
     assert "in the last game" in lost and "±0" not in lost
     # Then a game with a computer player, which changes no rating (computers-rated is off).
-    monkeypatch.setitem(computers.POLICIES, "tap", tap_computer)
+    monkeypatch.setattr(computers, "policy", lambda kind: TapComputer if kind == "tap" else None)
     await alice.slash(world.channel, "tap new", target=1)
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Add computer")

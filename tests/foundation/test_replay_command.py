@@ -9,31 +9,26 @@ import re
 
 import pytest
 from conftest import build_world
-from test_verify_replay import RECORDS, swap_two_cards
+from language_checks import EMBED_TOTAL, LIMITS
+from test_verify_replay import REPLAYED, record_of, swap_two_cards
 
 from bot import __main__ as cli
 from bot.community.replay_board import FACE_UP_TITLE, public_board, replay_moments
 from bot.community.replay_share import NOT_A_PLAYER_DOWNLOAD, NOT_A_PLAYER_POST
-from bot.community.replays import TITLES, steps, verify
+from bot.community.replays import history, steps, title, verify
 from bot.games.kabuki.board import mask
-from bot.games.kabuki.cog import KabukiCog
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
-from bot.games.kingdom.cog import KingdomCog
-from bot.games.masks.cog import MasksCog
 from bot.games.masks.faces import monster_name
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
-GAMES = [KabukiCog, MasksCog, KingdomCog]
+GAMES = REPLAYED  # every registered game that keeps its record
+NAV_LABELS = ("⏮", "◀", "▶", "⏭", "−10", "+10")
 ENDED_MS = 1_700_000_000_000  # 2023-11-14 22:13 UTC
 
 
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot(GAMES)
-
-
-def record_of(kind: str) -> dict:
-    return json.loads(json.dumps(RECORDS[kind]()))
 
 
 async def keep(world, rec, key, *, channel=None, seated=None, ended=ENDED_MS):
@@ -77,6 +72,8 @@ def secrets_of(kind, engine, names):
     if kind == "masks":
         turn = engine.history[-1] if engine.history else None
         return [f"Turn {turn['turn']}'s card: **{monster_name(turn['card'])}**"] if turn else []
+    if kind != "kingdom":  # a game these tests do not know: what its history hides
+        return [history(kind).hidden(engine, names)]
     return [
         f"{names[s]}: **{KINGDOM_CARDS[card >> 1]}**"
         for s, card in enumerate(engine.hands)
@@ -88,13 +85,22 @@ def pages_of(rec, names):
     return replay_moments(rec, names, "k1")[0]
 
 
+def pager(rec, names, page):
+    """What page ``page`` says it shows: the record's steps, counted as the verdict counts them
+    ("all 84 steps"), a range where steps that changed nothing share the page."""
+    moments = pages_of(rec, names)
+    first = moments[page - 2].step + 1 if page > 1 else 1
+    last, total = moments[page - 1].step, len(list(steps(rec, names)))
+    return f"Step **{last} / {total}**" if first == last else f"Steps **{first}–{last} / {total}**"
+
+
 def assert_page(shown, rec, names, step, count):
     """The private page shows page ``step``: what it did, the public board as the engine stood
     just after it, and the board's secrets face up."""
     moment = pages_of(rec, names)[step - 1]
     _, engine = engine_at(rec, names, moment.step)
     message = shown.response
-    assert f"Step **{step} / {count}**: {moment.text}" in message.content
+    assert f"{pager(rec, names, step)}: {moment.text}" in message.content
     board, face_up = message.embeds
     expected = public_board(rec["game"], engine, names, "k1").embed
     assert board.to_dict() == expected.to_dict()
@@ -104,7 +110,7 @@ def assert_page(shown, rec, names, step, count):
     return engine
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", GAMES)
 async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world, restart_bot, kind):
     rec = record_of(kind)
     names = await keep(world, rec, "k1")
@@ -113,7 +119,7 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     shown = await alice.slash(world.channel, "replay")
     assert shown.ephemeral
     assert (
-        f"**Replay: {TITLES[kind]}**" in shown.response.content
+        f"**Replay: {title(kind)}**" in shown.response.content
         and f"<#{world.channel.id}>" in shown.response.content
     )
     assert "✅ Shuffle verified:" in shown.response.content
@@ -121,12 +127,7 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     assert_page(shown, rec, names, 1, count)
     message = shown.response
     assert [c["label"] for row in message.components for c in row["components"]] == [
-        "⏮",
-        "◀",
-        "▶",
-        "⏭",
-        "−10",
-        "+10",
+        *NAV_LABELS,
         "Post in channel",
         "Download record",
     ]
@@ -167,6 +168,8 @@ async def test_a_game_picked_from_the_members_recent_games(world, simcord_env):
     # Anyone in the server may watch a finished game: nothing in it is secret any more.
     watched = await frank.slash(world.channel, "replay", game="kabukigame")
     assert watched.ephemeral and "Step **1 / " in watched.response.content
+    labels = [c["label"] for row in watched.response.components for c in row["components"]]
+    assert labels == [*NAV_LABELS]  # he did not play it: no Post in channel, no Download record
 
 
 async def test_refusals_change_nothing(world, simcord_env):
@@ -215,10 +218,10 @@ def embeds_text(message):
     return json.dumps([e.to_dict() for e in message.embeds], ensure_ascii=False)
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", GAMES)
 def test_every_page_shows_no_live_clock_or_instruction_and_changes_the_board(kind):
     rec = record_of(kind)
-    names = ["alice", "bob", "carol", "dave", "erin"][: rec["players"]]
+    names = ["alice", "bob", "carol", "dave", "erin", "frank"][: rec["players"]]
     moments = pages_of(rec, names)
     said = [text for text, _ in steps(rec, names)]
     # Every step is said once, in order: a step that changed nothing shares the next page.
@@ -235,7 +238,7 @@ def test_every_page_shows_no_live_clock_or_instruction_and_changes_the_board(kin
         assert not LIVE.search(shown), (moment.text, LIVE.search(shown))
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", GAMES)
 async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(world, kind):
     rec = record_of(kind)
     names = await keep(world, rec, "k1")
@@ -250,7 +253,7 @@ async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(wo
     if kind == "masks":  # slaps in a race still being decided share the page where it is decided
         second = (await alice.click(message, label="⏮")).response
         second = (await alice.click(second, label="▶")).response
-        line = next(line for line in second.content.splitlines() if line.startswith("Step **2 / "))
+        line = next(line for line in second.content.splitlines() if line.startswith(pager(rec, names, 2)))
         assert " slaps " in line and " · " in line and line.endswith(pages_of(rec, names)[1].text)
 
 
@@ -275,7 +278,7 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     public = posted.response
     assert not public.ephemeral and public.channel_id == world.channel.id
     assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
-    assert f"Step **11 / {count}**\n✅ Shuffle verified:" in public.content
+    assert f"{pager(rec, names, 11)}\n✅ Shuffle verified:" in public.content
     assert pages_of(rec, names)[10].text not in public.content  # the step's words are written face up
     # The board as the channel saw it at that step; what it hid stays in the private view.
     assert [e.to_dict() for e in public.embeds] == [page.embeds[0].to_dict()]
@@ -289,14 +292,11 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     # Everyone in the channel sees it; whoever presses Watch gets the replay privately there.
     assert [m.id for m in public_messages(world, frank)] == [public.id]
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
+    assert watched.ephemeral and pager(rec, names, 11) in watched.response.content
     assert watched.response.embeds[1].title == FACE_UP_TITLE
-    # frank did not play: he may watch, but neither post it nor take its record.
-    refused = await frank.click(watched.response, label="Post in channel")
-    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_POST
-    refused = await frank.click(watched.response, label="Download record")
-    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_DOWNLOAD
-    assert not refused.response.attachments
+    # frank did not play: he may watch, but neither post it nor take its record, so his page
+    # shows no button that could only refuse him.
+    assert [c["label"] for row in watched.response.components for c in row["components"]] == [*NAV_LABELS]
     # Another player, a minute later: the same game was posted here just now.
     await world.env.advance_time(60)
     again = (await bob.slash(world.channel, "replay")).response
@@ -313,7 +313,7 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     second = (await bob.click(again, label="Post in channel")).response
     assert not second.ephemeral and second.content.startswith("📣 **bob** posted")
     assert (
-        f"Step **{count} / {count}**" in second.content and second.embeds[0].title == "Kabuki — final scores"
+        f"{pager(rec, names, count)}" in second.content and second.embeds[0].title == "Kabuki — final scores"
     )
     # The last Stop! revealed a stack the channel never saw (the final board keeps it hidden).
     _, engine = engine_at(rec, names, pages_of(rec, names)[-1].step)
@@ -321,8 +321,16 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     hidden = {c for stack in engine.stacks for c in stack[:-1]} - tops
     assert hidden and not any(mask(card) in embeds_text(second) + second.content for card in hidden)
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and f"Step **11 / {count}**" in watched.response.content
+    assert watched.ephemeral and pager(rec, names, 11) in watched.response.content
     assert len(public_messages(world, frank)) == 2
+    # A page shown while its viewer was a player, pressed after /forget-me took their seat away,
+    # still refuses: the buttons only stop being offered, the check stays.
+    await world.env.bot.storage.forget_member(alice.id)
+    refused = await alice.click(page, label="Post in channel")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_POST
+    refused = await alice.click(page, label="Download record")
+    assert refused.ephemeral and refused.response.content == NOT_A_PLAYER_DOWNLOAD
+    assert not refused.response.attachments
 
 
 async def test_a_player_downloads_the_record_verify_reads(world, tmp_path):
@@ -369,3 +377,35 @@ async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifie
     assert cli.main(["verify", str(path)]) == 1  # stripped of its commitment, it no longer passes
     last = (await alice.click(page, label="⏭")).response
     assert "game over" in last.embeds[0].title and not LIVE.search(embeds_text(last))
+
+
+@pytest.mark.parametrize("kind", GAMES)
+def test_every_replay_board_of_every_registered_game_fits_discords_limits(kind):
+    """Its embed, the only part of it a page shows, with the longest names a seat can have."""
+    rec = record_of(kind)
+    names = ["a-member-with-a-long-display-name"[: 32 - s] for s in range(rec["players"])]
+    for text, engine in steps(rec, names):
+        board = history(kind).replay_board(engine, names, "k1")
+        embed = board.embed
+        assert (
+            len(embed.title or "") <= LIMITS["title"]
+            and len(embed.description or "") <= LIMITS["description"]
+        )
+        assert len(embed.fields) <= 25 and len(embed) <= EMBED_TOTAL, text
+        for field in embed.fields:
+            assert len(field.name) <= LIMITS["field_name"] and len(field.value) <= LIMITS["field_value"], text
+
+
+@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+async def test_the_pager_counts_the_steps_the_verdict_counts(world, kind):
+    """One number: the last page says "Step 84 / 84" where the verdict says "all 84 steps",
+    not the pages' count (Monster Masks' slaps in a race share a page)."""
+    rec = record_of(kind)
+    await keep(world, rec, "k1")
+    alice = world.members[0]
+    shown = (await alice.slash(world.channel, "replay")).response
+    last = (await alice.click(shown, label="⏭")).response
+    counted = re.search(r"and all (\d+) steps replay", last.content)[1]
+    assert re.search(rf"^Steps? \*\*(\d+–)?{counted} / {counted}\*\*: ", last.content, re.MULTILINE), (
+        last.content
+    )

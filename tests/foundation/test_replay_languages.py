@@ -10,9 +10,10 @@ import json
 import re
 
 import pytest
-from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pages_of, record_of
+from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pager, pages_of, record_of
 
 from bot.community.replay_board import public_board, replay_moments
+from bot.games import registry
 from bot.games.kabuki.board import mask
 from bot.games.kabuki.pictures import MASKS
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
@@ -21,6 +22,10 @@ from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
 
 LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
+
+# The games whose texts bot/locales translates: a game registered from elsewhere (the test-only
+# games) ships no catalogue, so it is not read in German or French here.
+TRANSLATED = list(registry.builtin())
 
 
 @pytest.fixture
@@ -46,7 +51,6 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
 ):
     rec = record_of("kabuki")
     names = await keep(world, rec, "k1")
-    count = len(pages_of(rec, names))
     alice, bob, frank = world.members[0], world.members[1], world.members[5]
     locales.members.update({alice.id: "de", frank.id: "fr"})  # bob: English
     await french_server(world, simcord_env)
@@ -54,8 +58,9 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     german = (await alice.slash(world.channel, "replay")).response
     assert german.content.startswith("**Wiederholung: Kabuki**, beendet <t:")
     # The step's words, what the board hid and the verdict read German too.
-    assert f"Schritt **1 / {count}**: Runde 1: Das Deck wird gemischt; " in german.content
-    assert f"✅ Mischen bestätigt: Kabuki, Seed {rec['seed']}: " in german.content
+    total = pager(rec, names, 1).split(" / ")[1]  # the record's steps, as the verdict counts them
+    assert f"Schritt **1 / {total}: Runde 1: Der Nachziehstapel wird gemischt; " in german.content
+    assert f"✅ Mischen bestätigt: Kabuki, Startwert {rec['seed']}: " in german.content
     assert "Schritte laufen durch die Engine und folgen den Regeln" in german.content
     assert german.embeds[1].description.startswith("Stapel, von unten nach oben:\n**1.** ")
     assert labels(german)[-2:] == ["Im Kanal posten", "Aufzeichnung herunterladen"]
@@ -71,12 +76,16 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
 
     # alice posts step 11: the channel reads French, the server's language.
     page = (await alice.click(german, label="+10")).response
-    assert f"Schritt **11 / {count}**" in page.content
+    assert pager(rec, names, 11).replace("Steps", "Schritte").replace("Step", "Schritt") in page.content
     public = (await alice.click(page, label="Im Kanal posten")).response
     assert not public.ephemeral
     assert public.content.startswith("📣 **alice** a publié cette rediffusion d'une partie terminée.")
     assert "**Revoir : Kabuki**" in public.content
-    assert f"Étape **11 / {count}**\n✅ Mélange vérifié : Kabuki, graine {rec['seed']} : " in public.content
+    assert (
+        pager(rec, names, 11).replace("Step", "Étape")
+        + f"\n✅ Mélange vérifié : Kabuki, graine {rec['seed']} : "
+        in public.content
+    )
     assert labels(public) == ["La regarder vous-même"]
     _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
     assert public.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "fr").embed.to_dict()
@@ -89,17 +98,13 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
 
     # Whoever presses Watch reads it in their own language.
     watched = (await bob.click(public, label="La regarder vous-même")).response
-    assert watched.ephemeral and f"Step **11 / {count}**" in watched.content
+    assert watched.ephemeral and pager(rec, names, 11) in watched.content
     watched = (await frank.click(public, label="La regarder vous-même")).response
-    assert f"Étape **11 / {count}**" in watched.content and watched.embeds[1].title.startswith(
-        "Cartes visibles"
-    )
+    # French puts a space before a colon, as everywhere else in its messages.
+    assert pager(rec, names, 11).replace("Step", "Étape") + " : " in watched.content
+    assert watched.embeds[1].title.startswith("Cartes visibles")
     assert watched.embeds[1].description.startswith("Piles, de bas en haut :\n")
-    refused = await frank.click(watched, label="Publier dans le salon")  # frank did not play
-    assert (
-        refused.response.content
-        == "Seuls les joueurs de cette partie peuvent publier sa rediffusion dans le salon."
-    )
+    assert labels(watched) == ["⏮", "◀", "▶", "⏭", "−10", "+10"]  # frank did not play: no Post, no Download
 
     # The record handed out is the same bytes whatever the language of the press.
     german_file = await alice.click(page, label="Aufzeichnung herunterladen")
@@ -111,7 +116,7 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     assert cdn.get(german_record.url) == cdn.get(english_record.url)
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_english(
     world, locales, pseudo_locale, kind
 ):
@@ -152,11 +157,11 @@ def card_names(kind: str) -> list[str]:
 
 FIRST_WORDS = {  # (the first step's words, the Face up text's start) in each language
     "kabuki": {
-        "de": ("Runde 1: Das Deck wird gemischt; ", "Stapel, von unten nach oben:"),
+        "de": ("Runde 1: Der Nachziehstapel wird gemischt; ", "Stapel, von unten nach oben:"),
         "fr": ("Manche 1 : la pioche est mélangée ; ", "Piles, de bas en haut :"),
     },
     "masks": {
-        "de": ("Das Deck wird gemischt: 30 Karten; ", "Nachziehstapel, oberste Karte zuerst: "),
+        "de": ("Der Nachziehstapel wird gemischt: 30 Karten; ", "Nachziehstapel, oberste Karte zuerst: "),
         "fr": ("La pioche est mélangée : 30 cartes ; ", "Pioche, du dessus vers le bas : "),
     },
     "kingdom": {
@@ -166,7 +171,7 @@ FIRST_WORDS = {  # (the first step's words, the Face up text's start) in each la
 }
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards_in_their_language(
     world, locales, kind
 ):
@@ -178,7 +183,8 @@ async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards
         step_words, face_up = FIRST_WORDS[kind][code]
         page = (await member.slash(world.channel, "replay")).response
         said = page.content.split("\n")[1]
-        assert said.split("**: ", 1)[1].startswith(step_words), said
+        colon = " : " if code == "fr" else ": "  # French spaces its colons
+        assert said.split("**" + colon, 1)[1].startswith(step_words), said
         assert face_up in page.embeds[1].description
         seen = []
         for label in ("+10", "+10", "⏭"):
@@ -213,7 +219,7 @@ CLI_OUTPUT = {
 }
 
 
-@pytest.mark.parametrize("kind", ["kabuki", "masks", "kingdom"])
+@pytest.mark.parametrize("kind", TRANSLATED)
 def test_the_command_line_replay_and_verify_print_what_they_printed_before(kind, tmp_path, capsys):
     from bot import __main__ as cli
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import simcord
 from simcord_clock import clock_held_still
-from tapgame import TapCog
+from tapgame import TAP
 
 from bot.app.client import GameBot, create_bot
 from bot.app.config import Config
@@ -55,7 +55,7 @@ class BotProcess:
             shard_count=SHARDS,
             shard_ids=(self.shard,),
         )
-        return create_bot(config, game_cogs=[TapCog])
+        return create_bot(config, games=[TAP])
 
     async def run(self, script: Callable[[BotProcess], Awaitable[Any]]) -> Any:
         """Run ``script(self)`` on this process's loop, on its SimCord clock."""

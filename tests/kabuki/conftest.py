@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bot.games.kabuki.cog import KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.scripting import script_round
 from bot.glue.components import bound_id
@@ -27,13 +26,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    return make_bot([KabukiCog])
+    return make_bot(["kabuki"])
 
 
 @pytest.fixture
 def restart(restart_bot):
     async def go() -> None:
-        await restart_bot([KabukiCog])
+        await restart_bot(["kabuki"])
 
     return go
 

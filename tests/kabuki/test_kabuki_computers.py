@@ -4,25 +4,30 @@ from __future__ import annotations
 
 import pytest
 from conftest import FAST, Table
+from simcord_clock import clock_held_still
 
 from bot.engine.protocol import Event
+from bot.games.kabuki import players as kabuki_players
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import UNKNOWN, Temper
 from bot.session import computers
 from bot.session.sessions import Session
 
-# A computer reacts in 400 ms at the soonest: a settle shorter than that keeps its timer ours.
-pytestmark = pytest.mark.simcord(settle_timeout=0.3)
+# Every click here is made with the clock held still (a computer reacts in 400 ms at the soonest,
+# and would otherwise fire on the wall clock during a settle), so a settle may take as long as a
+# board picture takes on a busy machine: a 0.3 s settle once timed out on a loaded run.
+pytestmark = pytest.mark.simcord(settle_timeout=5.0)
 
 
 async def table_with_a_computer(world, simcord_env, monkeypatch) -> Table:
     # Perfect memory: whether it forgets the covered mask must not decide the test.
-    monkeypatch.setattr(computers, "KABUKI_TEMPER", Temper(memory=1.0, reaction_ms=(400, 1200)))
+    monkeypatch.setattr(kabuki_players, "KABUKI_TEMPER", Temper(memory=1.0, reaction_ms=(400, 1200)))
     alice, bob = world.members[:2]
-    await alice.slash(world.channel, "kabuki new", **{**FAST, "grace": 3})
-    await bob.click(world.board(), label="Join")
-    await alice.click(world.board(), label="Add computer")
-    await alice.click(world.board(), label="Start")
+    with clock_held_still(simcord_env):
+        await alice.slash(world.channel, "kabuki new", **{**FAST, "grace": 3})
+        await bob.click(world.board(), label="Join")
+        await alice.click(world.board(), label="Add computer")
+        await alice.click(world.board(), label="Start")
     return Table(simcord_env, world, [alice, bob])
 
 
@@ -31,9 +36,11 @@ async def test_a_computer_presses_stop_when_a_mask_it_saw_placed_is_matched(worl
     assert table.session.players[2] == -1
     table.script([3, 3, 7], first=0)
     tokens = list(table.engine.tokens)
-    await table.place(0)  # alice: mask 3 on stack 0
+    with clock_held_still(simcord_env):
+        await table.place(0)  # alice: mask 3 on stack 0
     await table.env.advance_time(3.1)  # the grace passes
-    await table.place(0)  # bob: mask 3 on the same stack, right on the one everyone saw
+    with clock_held_still(simcord_env):
+        await table.place(0)  # bob: mask 3 on the same stack, right on the one everyone saw
     assert table.session.plans[2]["action"]["type"] == "stop"
     await table.env.advance_time(1.3)  # its reaction time
     assert table.view()["race"] is not None  # the computer's press opened a race
@@ -47,9 +54,11 @@ async def test_a_computer_presses_stop_when_a_mask_it_saw_placed_is_matched(worl
 async def test_a_computer_does_not_press_stop_without_a_match_it_saw(world, simcord_env, monkeypatch):
     table = await table_with_a_computer(world, simcord_env, monkeypatch)
     table.script([3, 4, 7], first=0)
-    await table.place(0)
+    with clock_held_still(simcord_env):
+        await table.place(0)
     await table.env.advance_time(3.1)
-    await table.place(0)  # mask 4 on mask 3: nothing to challenge
+    with clock_held_still(simcord_env):
+        await table.place(0)  # mask 4 on mask 3: nothing to challenge
     await table.env.advance_time(7.1)  # the grace, then its think time: it places mask 7
     assert table.engine.pos == 3
     assert not [entry for entry in table.engine.log if entry["e"] == "stop"]

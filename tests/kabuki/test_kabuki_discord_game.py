@@ -100,6 +100,9 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     board = world.board()
     text = embed_text(board)
     assert "final scores" in text.lower() and "Winner: **bob**" in text
+    assert (
+        "Remember what lies beneath!" in first_footer and "Remember" not in text
+    )  # nothing left to remember
     # no game buttons on a finished game: only Play again
     assert [c.label for row in board.components for c in row.children] == ["Play again"]
     # seat 0 lost everything each round; bob caught 3 each time, carol 2.

@@ -94,7 +94,7 @@ async def test_a_french_board_and_each_members_private_answers_in_their_own_lang
     # A Stop! race: dora first, then anna and benoit; the losers are told privately, each in
     # their own language, through the token their own press left.
     first = await table.stop(3)
-    assert "**Stop!** a été pressé" in first.response.embeds[0].description
+    assert "Quelqu'un a appuyé sur **Stop!**" in first.response.embeds[0].description
     await simcord_env.advance_time(0.04)
     second = await table.stop(0)
     await simcord_env.advance_time(0.04)

@@ -138,6 +138,7 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     assert simcord_env.bot.sessions.get(world.channel.id) is None  # over and recorded
     final = world.board()
     assert final.embeds[0].title == "Kabuki — Endstand"
+    assert "Merk dir" not in final.embeds[0].footer.text  # a finished game asks nobody to remember
     assert labels(final) == ["Nochmal spielen"]
 
     # Play again: carl (English) hosts the rematch; its lobby and invitation speak German.

@@ -164,7 +164,7 @@ def test_german_and_french_boards_read_in_their_language(records, locale):
             "aufgedeckt",
             "Unten → oben",
             "Stapel (oberste Maske)",
-            "Misch-Verpflichtung",
+            "Festlegung der Mischung",
         ],
         "fr": [
             "Kabuki — manche",

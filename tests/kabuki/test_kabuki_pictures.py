@@ -110,3 +110,21 @@ def test_the_simulator_command_prints_a_summary_and_replayable_json_lines(
         rec = json.loads(line)
         assert list(rec)[:2] == ["format", "game"] and rec["options"] == DEFAULT_OPTIONS
         check_log(rec)  # someone else can replay and check every game
+
+
+def test_the_small_words_are_as_tall_as_the_tables_other_words() -> None:
+    """TOP, SAME and "last" were drawn at 12 pixels, 7 on the page that shows the board 400
+    pixels wide: unreadable. They are drawn as tall as the stacks' headings now."""
+    entry = pictures._index(pictures.MARK)
+    mark = tuple(pictures._palette().getpalette()[3 * entry : 3 * entry + 3])
+
+    def rows_of_mark(image: Image.Image) -> int:
+        rgb = image.convert("RGB")
+        return sum(any(rgb.getpixel((x, y)) == mark for x in range(rgb.width)) for y in range(rgb.height))
+
+    reveal = pictures.reveal_image((FOX, OWL, FOX), (0,), 0)
+    cw, ch = round(CARD_W * REVEAL_SCALE), round(CARD_H * REVEAL_SCALE)
+    x, y = MARGIN + 2 * (cw + REVEAL_GAP), MARGIN + REVEAL_HEAD + ch + 6  # under the frame: TOP
+    top_label = reveal.crop((x, y, x + cw, y + pictures.REVEAL_LABEL_H - 4))
+    last = pictures._stack_head(0, True)
+    assert rows_of_mark(top_label) >= 10 and rows_of_mark(last) >= 10

@@ -50,6 +50,5 @@ def table() -> Table:
 # ------------------------------------------------------------------ Discord (SimCord) helpers
 @pytest.fixture
 def simcord_bot(make_bot):
-    from bot.games.kingdom.cog import KingdomCog
 
-    return make_bot([KingdomCog])
+    return make_bot(["kingdom"])

@@ -31,7 +31,6 @@ from bot.games.kingdom import board as kingdom_board  # noqa: E402
 from bot.games.kingdom import pictures  # noqa: E402
 from bot.games.kingdom.board import POWERS  # noqa: E402
 from bot.games.kingdom.cards import BARD, CLOWN, DEATH, KING, MONK, PRINCESS, QUEEN, THIEF, TRADER  # noqa: E402
-from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.pictures import card_png, reveal_png  # noqa: E402
 from bot.games.kingdom.players import SimplePlayer  # noqa: E402
 from bot.i18n import shipped  # noqa: E402
@@ -220,13 +219,15 @@ async def test_the_deck_order_reaches_no_member(world, monkeypatch):
     """The engine tells the shuffle and the deck after a draw to nobody (``to=()``): the session
     layer renders them for no seat, while the cards received still go to their holders."""
     rendered = []
-    real = KingdomCog.render_private
+    # The bot's own class: discord.py runs an extension's module anew for each bot it loads.
+    cog_class = type(world.env.bot.game_cogs["kingdom"])
+    real = cog_class.render_private
 
     def spy(self, session, seat, event):
         rendered.append(event.kind)
         return real(self, session, seat, event)
 
-    monkeypatch.setattr(KingdomCog, "render_private", spy)
+    monkeypatch.setattr(cog_class, "render_private", spy)
     env, channel = world.env, world.channel
     alice, bob, carol, dave = await open_game(world, 4)
     engine = await rig(env, channel, alice, [TRADER, CLOWN, PRINCESS, DEATH], deck=[QUEEN])
@@ -325,7 +326,7 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
 
     monkeypatch.setattr(pictures, "_card_image", recording_card_image)
     card_png.cache_clear()
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
     # Every card in every shipped language: a card's words are drawn in its reader's language.
     assert card_png.cache_info().currsize == 13 * len(shipped())
     assert len(drawn_on) == 13 * len(shipped()) and threading.main_thread() not in drawn_on
@@ -454,7 +455,7 @@ async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
     await press(env, channel, members[engine.active], {"type": "stand"})
     saved = engine.to_json()
 
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
 
     restored = engine_of(env, channel)
     assert restored is not engine and restored.to_json() == saved
@@ -485,7 +486,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
     saved = engine_of(env, channel).to_json()
     assert len(saved["log"]) > 6
 
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
 
     assert engine_of(env, channel).to_json() == saved
     engine = await play_to_the_end(world, members, seed=7, check_secrecy=False)

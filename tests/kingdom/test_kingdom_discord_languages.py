@@ -159,7 +159,7 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
     locales.members.update({anna.id: "de", benoit.id: "fr"})
     read = await rules_as_read(world, (anna, benoit, carl), "kingdom")
     assert read[anna].startswith("**Ziel.** In jeder Runde hält jeder eine geheime Charakterkarte")
-    assert "`/königreich neu modus länge bedenkzeit`" in read[anna]
+    assert "`/königreich neu modus länge zugzeit`" in read[anna]
     assert read[benoit].startswith("**But.** À chaque manche, chacun tient une carte personnage secrète")
     assert read[carl].startswith("**Goal.** Each round everyone holds one secret character card")
     assert not list(world.channel.history())

@@ -11,7 +11,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import board_of, engine_of, open_game, session_of  # noqa: E402
 
-from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 from bot.games.kingdom.engine import KingdomEngine  # noqa: E402
 from bot.session.turn_pings import PING_AFTER_MS  # noqa: E402
 
@@ -62,7 +61,7 @@ async def test_a_day_long_turn_pings_once_survives_a_restart_and_times_out_on_ti
     )
     # Half a day on, the bot restarts; the turn still waits for the same player.
     await env.advance_time(DAY_S / 2)
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
     await env.advance_time(DAY_S / 2 - PING_S - 60)
     engine = engine_of(env, channel)
     assert (engine.active, engine.version) == (active, version)

@@ -19,7 +19,6 @@ from test_kingdom_discord_support import (  # noqa: E402
 )
 
 from bot.games.kingdom.cards import BARD, DEATH, MONK, PRINCESS, QUEEN, THIEF  # noqa: E402
-from bot.games.kingdom.cog import KingdomCog  # noqa: E402
 
 
 async def test_the_next_round_after_a_restart_during_the_reveal_has_no_picture(world, restart_bot):
@@ -33,7 +32,7 @@ async def test_the_next_round_after_a_restart_during_the_reveal_has_no_picture(w
     assert engine.phase == "reveal"
     assert [a.filename for a in board_of(env, channel, world.mod).attachments] == ["reveal.png"]
 
-    await restart_bot([KingdomCog])
+    await restart_bot(["kingdom"])
     await press(env, channel, carol, {"type": "next"})
 
     restored = engine_of(env, channel)

@@ -262,5 +262,17 @@ def test_german_and_french_boards_read_in_their_language(games, locale):
     assert "<t:" not in replayed and {"de": "Kräfte:", "fr": "Pouvoirs :"}[locale] not in replayed
     cog = KingdomCog.__new__(KingdomCog)
     options = cog.options_text({"mode": "only-one", "turn_ms": 5_400_000}, locale)
-    assert {"de": "Bedenkzeit: 1 Std. 30 Min.", "fr": "Minuteur de tour : 1 h 30 min"}[locale] in options
+    assert {"de": "Zugzeit: 1 Std. 30 Min.", "fr": "Minuteur de tour : 1 h 30 min"}[locale] in options
     assert {"de": "Es kann nur einen geben", "fr": "Il ne peut en rester qu'un"}[locale] in options
+
+
+def test_the_final_boards_last_round_names_who_lost_it_in_words(games) -> None:
+    """Not only in its picture: "Last round (6): No card changed value." said nothing of it."""
+    for game in games:
+        *_, (engine, _) = game
+        view, names = engine.view(None), [f"P{seat}" for seat in range(engine.players)]
+        final = kingdom_board.final_board(view, names, engine.result().winners, "g", locale="en")
+        last = next(field for field in final.embed.fields if field.name.startswith("Last round"))
+        losers = view["reveal"]["losers"]
+        assert "Lowest: " in last.value
+        assert all(f"**{names[seat]}** with " in last.value for seat in losers), last.value

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bot.games.masks.cog import MasksCog
 from bot.games.masks.faces import MONSTERS
 from bot.glue.components import bound_id
 
@@ -20,13 +19,13 @@ RACE_MS = 1500
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    return make_bot([MasksCog])
+    return make_bot(["masks"])
 
 
 @pytest.fixture
 def restart(restart_bot) -> Callable[[], Awaitable[None]]:
     async def go() -> None:
-        await restart_bot([MasksCog])
+        await restart_bot(["masks"])
 
     return go
 

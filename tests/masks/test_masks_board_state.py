@@ -47,3 +47,13 @@ def test_equal_board_states_draw_equal_boards_and_slaps_into_races_leave_the_sta
                 kept_while_the_view_changed += 1
             before = (key, view)
     assert kept_while_the_view_changed > 10
+
+
+def test_the_board_tells_a_mime_their_card_comes_privately_and_my_card_is_the_fallback() -> None:
+    """The card is sent to the Mime privately with the press that starts the turn; the board
+    must not send them to My card for what they already have."""
+    engine = MasksEngine.new(4, 1, {}, 0)
+    description = masks_board.render(CHANNEL, engine.view(None), ["Ann", "Ben", "Cy", "Di"]).embed.description
+    mime = ["Ann", "Ben", "Cy", "Di"][engine.view(None)["mime"]]
+    assert f"**{mime}**: your secret card comes to you privately" in description
+    assert "press **My card** to see" not in description

@@ -7,7 +7,6 @@ import pytest
 import simcord.http.router as sim_router
 from conftest import SETTLE_S
 
-from bot.games.masks.cog import MasksCog
 from bot.glue.components import bind
 from bot.session.sessions import SeatToken
 
@@ -117,7 +116,7 @@ def shows_the_game(env, world, session) -> bool:
 
 @pytest.fixture
 def simcord_bot(make_bot):
-    return make_bot([MasksCog])
+    return make_bot(["masks"])
 
 
 # Six settles: at W, W+0.1, … W+0.5 (W = WINDOW_S). Five edits go out at once; the sixth waits for
@@ -179,7 +178,7 @@ async def test_a_restart_mid_burst_loses_nothing(world, simcord_env, monkeypatch
     await burst.slap(6)
     await burst.until(WINDOW_S + 1)  # the sixth settle's board waits for the window
     assert edits.claimed() == [1, 2, 3, 4, 5]
-    await restart_bot([MasksCog])  # the waiting edit dies with the process
+    await restart_bot(["masks"])  # the waiting edit dies with the process
     burst.session = session = simcord_env.bot.sessions.get(world.channel.id)
     assert burst.holders() == burst.held
     assert edits.claimed()[-1] == 6  # the restored game drew its board again

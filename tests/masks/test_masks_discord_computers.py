@@ -216,8 +216,17 @@ async def test_one_person_and_computers_play_a_real_game_in_emoji(world, simcord
             computer_turns.remove(revealed)
         await simcord_env.advance_time(0.5)
     assert table.session is None
-    final = [m for m in world.channel.history() if m.embeds][-1].embeds[0]
-    assert "game over" in final.title
+    # The result is the last thing in the channel, under every turn's emoji; the board the game
+    # was played on says where it went.
+    shown = [m for m in world.channel.history() if not m.flags.ephemeral]
+    assert shown[-1].embeds, f"the channel ends with {shown[-1].content!r}, not the result"
+    final = shown[-1].embeds[0]
+    assert "game over" in final.title and [c.label for row in shown[-1].components for c in row.children] == [
+        "Play again"
+    ]
+    assert mimed(world.channel) and all(m.id < shown[-1].id for m in mimed(world.channel))
+    moved = [m for m in shown if m.embeds and (m.embeds[0].description or "").startswith("The board moved: ")]
+    assert len(moved) == 1 and moved[0].id < mimed(world.channel)[0].id
     # 9 turns: the computers mimed 6, and alice found every card from their emoji.
     assert len(alice_won) + len(computer_turns) == 6
     assert computer_turns in ([], [9])  # the last reveal is on the final board, not a reveal board

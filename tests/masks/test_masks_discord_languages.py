@@ -88,7 +88,8 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
     labels = [child.label for row in board.components for child in row.children]
     assert labels[:2] == ["Grummel", "Kicher"] and labels[-2:] == ["Meine Karte", "Raten beenden"]
     assert (
-        "Stapel: 23 Karten · aus dem Spiel: 0 · Mime: Kamera · Geräusche: nein" in board.embeds[0].footer.text
+        "Nachziehstapel: 23 Karten · aus dem Spiel: 0 · Mime: Kamera · Geräusche: nein"
+        in board.embeds[0].footer.text
     )
 
     # anna pressed Start and is the Mime: her card came with that press, in French, to her only.

@@ -94,3 +94,35 @@ def test_a_computer_mime_posts_once_a_turn_after_a_moment() -> None:
         and hints.ranked(hints.read([text]), range(FACES), random.Random(0))[0] == mime["card"]
     )
     assert mime_hint({**mime, "mimed": [text]}, random.Random(0)) is None
+
+
+def hints_for(face: int, seeds: range) -> list[str]:
+    return [hints.hint(face, random.Random(f"{seed}:{face}")) for seed in seeds]
+
+
+@pytest.mark.parametrize("face", range(FACES))
+def test_a_computer_mime_mimes_one_card_in_many_ways_from_its_features(face: int) -> None:
+    said = hints_for(face, range(20))
+    assert len(set(said)) >= 8  # not the same string each time, nor only its order shuffled
+    assert len({frozenset(text.split()) for text in said}) >= 6
+    shown = {emoji for feature in hints.FEATURES[face] for emoji in hints.SHOWN.get(feature, ())}
+    for text in said:  # every emoji is one a person reads as one of this face's features
+        assert set(text.split()) <= shown, text
+    assert said == hints_for(face, range(20))  # the same seed mimes the same way: games replay
+
+
+def test_hints_use_emoji_a_person_reads_as_the_feature() -> None:
+    said = " ".join(text for face in range(FACES) for text in hints_for(face, range(30)))
+    assert (
+        "🐭" not in said and "📡" not in said and "🩸" not in said
+    )  # read by nobody as round ears, antennae, fangs
+    assert {"🐻", "🐼", "🐨"} & set(said.split()) and "🧛" in said and "🐜" in said
+
+
+def test_when_no_varied_hint_tells_the_card_the_first_features_do(monkeypatch) -> None:
+    monkeypatch.setattr(hints, "HINT_TRIES", 0)
+    for face in range(FACES):
+        read = hints.read([hints.hint(face, random.Random(0))])
+        assert all(
+            hints.score(read, face) > hints.score(read, other) for other in range(FACES) if other != face
+        )

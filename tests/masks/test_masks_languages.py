@@ -222,12 +222,12 @@ def test_german_and_french_boards_read_in_their_language(records, locale):
         and {"de": "spielt die geheime Karte vor", "fr": "mime la carte secrète"}[locale] in replayed
     )
     options = MasksCog.__new__(MasksCog).options_text({"guess_ms": 5_400_000}, locale)
-    assert {"de": "Ratezeit: **1 Std. 30 Min.**", "fr": "Temps de devinette : **1 h 30 min**"}[
+    assert {"de": "Ratezeit: **1 Std. 30 Min.**", "fr": "Temps pour deviner : **1 h 30 min**"}[
         locale
     ] in options
     # A refusal names the monster in the language too.
     refusal = IllegalAction("{monster} is already taken.", monster=MONSTERS[0])
     assert (
         refusal_text(locale, refusal)
-        == {"de": "Grummel ist schon vergeben.", "fr": "Grognon est déjà prise."}[locale]
+        == {"de": "Grummel ist schon vergeben.", "fr": "La tuile Grognon est déjà prise."}[locale]
     )

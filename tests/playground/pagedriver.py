@@ -17,7 +17,6 @@ import asyncio
 import logging
 import os
 import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -26,6 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.app.playground import MEMBERS, run_playground
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # browser_missing() says so, and nothing below runs
+    PlaywrightError = Exception  # type: ignore[assignment,misc]
 
 T = TypeVar("T")
 
@@ -71,13 +75,26 @@ _MESSAGES = """() => [...document.querySelectorAll("article.channel-message")].m
   })),
 }))"""
 
+_WATCH_MEDIA = """() => {
+  if (window.unavailableMedia) return;
+  window.unavailableMedia = [];
+  const note = (node) => {
+    if (!(node instanceof Element)) return;
+    for (const found of [node, ...node.querySelectorAll(".media-unavailable")]) {
+      if (found.classList.contains("media-unavailable")) window.unavailableMedia.push(found.textContent);
+    }
+  };
+  new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach(note)))
+    .observe(document.body, { childList: true, subtree: true });
+}"""
+
 
 def browser_missing() -> str | None:
     """Why the browser test cannot run here, or None."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
+        return "playwright is not installed (uv sync --locked --extra test)"
     if not os.path.exists(CHROMIUM):
         return "chromium is not installed (apt-get install chromium)"
     return None
@@ -182,6 +199,9 @@ class PageDriver:
         self.tally = Tally(strict=strict)
         self.viewer: str | None = None
         self._failures = 0  # the page's count of transport failures, as last seen
+        self.answer_seconds: list[float] = []  # each action: from the press to the page's receipt
+        self.pressed_at = 0.0  # time.perf_counter() of the latest press
+        self.failed_assets: list[str] = []  # pictures the server refused (once watch_media is on)
 
     def open(self, url: str) -> None:
         self.page.goto(url)
@@ -207,6 +227,21 @@ class PageDriver:
 
     def message(self, message_id: int) -> dict[str, Any] | None:
         return next((m for m in self.messages() if m["id"] == str(message_id)), None)
+
+    def watch_media(self) -> None:
+        """From now on, note every picture the page shows as unavailable (its "... unavailable"
+        placeholder), however briefly; ``unavailable_media`` reads them."""
+        self.page.evaluate(_WATCH_MEDIA)
+        self.page.on("response", self._note_failed_asset)
+
+    def _note_failed_asset(self, response: Any) -> None:
+        if "/api/assets/" in response.url and response.status >= 400:
+            self.failed_assets.append(
+                f"{response.status} {response.url.rsplit('/', 1)[-1]} at {time.perf_counter():.2f}"
+            )
+
+    def unavailable_media(self) -> list[str]:
+        return self.page.evaluate("() => window.unavailableMedia || []") + self.failed_assets
 
     def settle(self, what: str) -> bool:
         try:
@@ -238,6 +273,7 @@ class PageDriver:
         """Do one action through the page and judge its receipt; None if the page locked up."""
         before = (self.state()["lastAction"] or {}).get("requestId")
         self.tally.actions += 1
+        pressed = self.pressed_at = time.perf_counter()
         do()
         try:
             self.page.wait_for_function(
@@ -253,6 +289,7 @@ class PageDriver:
         except Exception:
             self.tally.lockup(f"{what}: no answer ({self.state()['status']!r})")
             return None
+        self.answer_seconds.append(time.perf_counter() - pressed)
         if not self.settle(what):
             return None
         receipt = self.state()["lastAction"]
@@ -318,42 +355,56 @@ class PageDriver:
         return receipt
 
     def click(
-        self, message_id: int, label: str | Callable[[str], bool], what: str | None = None
+        self, message_id: int, label: str | Callable[[str], bool], what: str | None = None, *, wait: float = 0
     ) -> dict[str, Any] | None:
-        """Press the enabled button of a message whose label is ``label`` (or passes it)."""
+        """Press the enabled button of a message whose label is ``label`` (or passes it), waiting
+        up to ``wait`` seconds for the page to show it."""
         test = label if callable(label) else (lambda text: text == label)
         what = what or (label if isinstance(label, str) else "a button")
         buttons = self.page.locator(
             f'article.channel-message[data-message-id="{message_id}"] button.component-button'
         )
-        for index in range(buttons.count()):
-            button = buttons.nth(index)
-            if test(button.inner_text().strip()) and button.is_enabled():
-                return self._act(f"{what} as {self.viewer}", lambda button=button: button.click())
-        raise LookupError(f"no enabled button {what!r} on message {message_id} for {self.viewer}")
+        deadline = time.perf_counter() + wait
+        while True:
+            for index in range(buttons.count()):
+                button = buttons.nth(index)
+                try:  # the page may redraw the message meanwhile: look again
+                    found = test(button.inner_text(timeout=1000).strip()) and button.is_enabled()
+                except PlaywrightError:
+                    break
+                if found:
+                    return self._act(f"{what} as {self.viewer}", lambda button=button: button.click())
+            if time.perf_counter() >= deadline:
+                raise LookupError(f"no enabled button {what!r} on message {message_id} for {self.viewer}")
+            time.sleep(0.05)
 
 
 @contextmanager
 def chromium(headless: bool = True) -> Iterator[Any]:
-    """A fresh Chromium (its own profile directory) through Playwright; yields a new page."""
+    """A fresh Chromium through Playwright; yields a new page."""
+    with chromium_pages(1, headless=headless) as pages:
+        yield pages[0]
+
+
+@contextmanager
+def chromium_pages(count: int, headless: bool = True) -> Iterator[list[Any]]:
+    """A fresh Chromium with ``count`` pages, each in a browser context of its own (its own
+    storage, as two people's browsers would be)."""
     from playwright.sync_api import sync_playwright
 
-    with (
-        sync_playwright() as playwright,
-        tempfile.TemporaryDirectory(prefix="playground-chromium-") as profile,
-    ):
-        context = playwright.chromium.launch_persistent_context(
-            profile,
-            executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS,
-            headless=headless,
-            bypass_csp=True,  # SimCord's page forbids eval, which Playwright's waits use
-            viewport={"width": 1280, "height": 900},
-        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=headless)
         try:
-            yield context.pages[0] if context.pages else context.new_page()
+            contexts = [
+                browser.new_context(
+                    bypass_csp=True,  # SimCord's page forbids eval, which Playwright's waits use
+                    viewport={"width": 1280, "height": 900},
+                )
+                for _ in range(count)
+            ]
+            yield [context.new_page() for context in contexts]
         finally:
-            context.close()
+            browser.close()
 
 
 def wait_until(check: Callable[[], T], timeout: float, what: str) -> T:

@@ -10,13 +10,16 @@ action ("Action was not completed.") or lock-up (transport failure, "Action outc
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from pagedriver import PageDriver, Playground, browser_missing, chromium, wait_until
+from pagedriver import PageDriver, Playground, browser_missing, chromium, chromium_pages, wait_until
 
+from bot.app.playground import LOCALES
 from bot.games.kabuki.pictures import MASKS
+from bot.i18n import t
 
 pytestmark = [
     pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
@@ -70,7 +73,8 @@ def kabuki_mismatches(
     for s, stack in enumerate(view["stacks"]):
         top = None if stack["top"] is None else MASKS[stack["top"]]
         line = next((line for line in lines if line.startswith(f"{s + 1}.")), "")
-        if (top is not None and top not in line) or not re.search(rf"\b{stack['height']}\b", line):
+        # The count after the name: a bare number would also match the stack's own "2." or "3.".
+        if (top is not None and top not in line) or not re.search(rf"· {stack['height']} cards?\b", line):
             wrong.append(f"stack {s + 1}: {top} on {stack['height']} cards, shown as {line!r}")
     if final:
         # The final board offers Play again (bot/session/rematch.py), nothing else.
@@ -148,6 +152,153 @@ def test_a_whole_kabuki_game_with_three_members_and_stop_presses_through_the_pag
     assert stops >= 15 and len(state["round_results"]) == 3
     assert all(result["ended_by"] == challenger for result in state["round_results"])
     assert playground.session() is None  # recorded and gone: the channel is free again
+    assert_clean(playground, page)
+
+
+def shows_on_stack(message: dict[str, Any] | None, stack: int, card: int, height: int) -> bool:
+    """The board on a page shows ``card`` on top of ``stack`` (``height`` cards), and Stop! live."""
+    if message is None:
+        return False
+    line = rf"^{stack + 1}\. {re.escape(MASKS[card])} · {height} cards?\b"
+    stop = next((b for b in message["buttons"] if b["label"].endswith("Stop!")), None)
+    return bool(re.search(line, message["text"], re.MULTILINE)) and stop is not None and not stop["disabled"]
+
+
+GRACE_SECONDS = 4  # under SimCord's 5 s settle: before the fix a placement's click waited it out
+
+
+def test_two_pages_see_a_placement_at_once_and_a_stop_in_its_grace_wins(request):
+    """Alice and Bob, each on a page of their own: the card one places is on the other's page
+    while its grace runs, and a Stop! pressed then is judged against that card."""
+    playground = Playground().start()
+    try:
+        with chromium_pages(2) as tabs:
+            drivers = {
+                name: PageDriver(tab, playground.member_ids, strict=True)
+                for name, tab in zip(("Alice", "Bob"), tabs, strict=True)
+            }
+            for driver in drivers.values():
+                driver.open(playground.url)
+                driver.watch_media()
+            drivers["Bob"].view_as("Bob")
+            drivers["Alice"].command("kabuki new", {"grace": GRACE_SECONDS, "reveal": 1})
+            board = playground.session().board_message_id
+            drivers["Bob"].click(board, "Join", wait=CATCH_UP_SECONDS)
+            drivers["Alice"].click(board, "Start", wait=CATCH_UP_SECONDS)
+            session = playground.session()
+            engine, names = session.engine, session.seat_names()
+            grace_ms = engine.options["grace_ms"]
+
+            def placeable() -> dict[str, Any] | None:
+                """The view once the next card may be placed (its grace over)."""
+                view, now = playground.call(
+                    lambda: (engine.view(None), playground.env.now().timestamp() * 1000)
+                )
+                ready = view["current"] is not None and view["placing_blocked"] is None
+                return view if ready and now >= view["place_from"] else None
+
+            # Each places where the card is not yet, until a card comes that some stack already
+            # holds: that one is placed on it, a mistake, and the other presses Stop!.
+            timings = []
+            while True:
+                state = wait_until(placeable, CATCH_UP_SECONDS, "a card to place")
+                seat, card = state["current"]["seat"], state["current"]["card"]
+                stacks = playground.call(lambda: [list(stack) for stack in engine.stacks])
+                mistake = next((s for s in range(4) if card in stacks[s]), None)
+                stack = mistake if mistake is not None else min(range(4), key=lambda s: len(stacks[s]))
+                placer, other = drivers[names[seat]], drivers[names[1 - seat]]
+                placer.click(
+                    board,
+                    lambda label, s=stack: label.startswith(f"{s + 1} "),
+                    f"stack {stack + 1}",
+                    wait=CATCH_UP_SECONDS,
+                )
+                answered = placer.answer_seconds[-1]
+                height = len(stacks[stack]) + 1
+                wait_until(
+                    lambda o=other, s=stack, c=card, h=height: shows_on_stack(o.message(board), s, c, h),
+                    CATCH_UP_SECONDS,
+                    "the other page shows the placed card",
+                )
+                timings.append((answered, time.perf_counter() - placer.pressed_at))
+                if mistake is not None:
+                    break
+                assert len(timings) <= 10, "no card repeated"  # 10 masks: the 11th card repeats one
+            # The footer's lines stay apart, as Discord shows them (joined by " · " on the page).
+            footer = re.search(r"\S+ Shuffle commitment \(SHA-256\)", other.message(board)["text"])
+            other.click(board, lambda label: label.endswith("Stop!"), "Stop!")
+            wait_until(
+                lambda: playground.call(lambda: engine.reveal is not None), CATCH_UP_SECONDS, "the reveal"
+            )
+            log = playground.call(lambda: [dict(entry) for entry in engine.log])
+            unavailable = {name: driver.unavailable_media() for name, driver in drivers.items()}
+    finally:
+        playground.close()
+
+    answers = ", ".join(f"{a:.2f}" for a, _ in timings)
+    shown = ", ".join(f"{s:.2f}" for _, s in timings)
+    report = f"Kabuki placements in the page: answered in {answers} s; on the other page after {shown} s"
+    print(report)
+    request.node.user_properties.append(("playground timings", report))
+
+    place = next(entry for entry in reversed(log) if entry["e"] == "place")
+    stop = next(entry for entry in reversed(log) if entry["e"] == "stop")
+    assert (place["card"], place["stack"]) == (card, stack)
+    assert stop["challenger"] == 1 - seat and stop["placer"] == seat
+    assert stop["stack"] == stack and stop["cards"][-1] == card and stop["k"] >= 1  # Bob was right
+    assert stop["presses"][0]["at"] < place["at"] + grace_ms, "Stop! was not pressed in the grace"
+    assert stop["tokens"][1 - seat] > stop["tokens"][seat]  # the challenger took the placer's tokens
+    assert unavailable == {"Alice": [], "Bob": []}, "a picture went missing on a page"
+    assert footer is not None and footer.group().startswith("·"), footer
+    for driver in drivers.values():
+        assert driver.tally.refused == [] and driver.tally.lockups == []
+    assert [record.getMessage() for record in playground.errors] == [], "errors logged"
+
+
+def test_a_kabuki_turn_in_german_through_the_page(play):
+    """The host, a server admin, sets the server's language with /settings; Erin, whose Discord
+    speaks German, plays with Alice, whose Discord speaks English: the board speaks German, and
+    each is refused privately in their own language."""
+    playground, page = play
+    page.command("settings", {"language": "de"})
+    assert any("Deutsch" in m["text"] for m in page.messages() if m["ephemeral"]), "no /settings answer"
+    page.command("kabuki new", {"grace": 0, "reveal": 1})
+    board = playground.session().board_message_id
+    page.view_as("Erin")
+    page.click(board, t("de", "Join"), wait=CATCH_UP_SECONDS)
+    page.view_as("Alice")
+    page.click(board, t("de", "Start"), wait=CATCH_UP_SECONDS)
+    session = playground.session()
+    engine, names = session.engine, session.seat_names()
+    state = playground.call(lambda: engine.view(None))
+    placer = names[state["current"]["seat"]]
+    waiting = names[1 - state["current"]["seat"]]
+
+    def board_text() -> str:
+        return (page.message(board) or {}).get("text", "")
+
+    title = t("de", "Kabuki — round {round} of {rounds}", round=1, rounds=3)
+    wait_until(lambda: title in board_text(), CATCH_UP_SECONDS, "the board in German")
+    assert "Kabuki — round" not in board_text()
+
+    # The one waiting presses a stack first: refused, privately, in their own language.
+    page.view_as(waiting)
+    page.click(board, lambda label: label.startswith("1 "), "stack 1", wait=CATCH_UP_SECONDS)
+    refusal = t(LOCALES.get(waiting, "en-US"), "It is not your turn.")
+    assert any(refusal in m["text"] for m in page.messages() if m["ephemeral"]), (waiting, refusal)
+
+    page.view_as(placer)
+    page.click(board, lambda label: label.startswith("1 "), "stack 1", wait=CATCH_UP_SECONDS)
+    card = t("de", MASKS[state["current"]["card"]])
+    wait_until(
+        lambda: (
+            (line := next((x for x in board_text().splitlines() if x.startswith("1.")), "")) and card in line
+        ),
+        CATCH_UP_SECONDS,
+        "the placed card, named in German, on the board",
+    )
+    assert playground.call(lambda: engine.turn) == 1
+    assert t("de", "Stacks (top mask)") in board_text()
     assert_clean(playground, page)
 
 

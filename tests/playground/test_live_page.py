@@ -17,7 +17,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from tapgame import TapCog, TapEngine
+from tapgame import TAP, TapEngine
 
 from bot.app import livepage
 from bot.app.livepage import LivePage, RealTimeClock
@@ -132,7 +132,7 @@ async def play(tmp_path: Any, scenario: Callable[..., Awaitable[None]]) -> None:
             await scenario(http=http, **world)
 
     await run_playground(
-        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TapCog]
+        database=str(tmp_path / "play.db"), port=None, open_browser=False, ready=ready, game_cogs=[TAP]
     )
 
 
@@ -272,6 +272,27 @@ async def test_a_slash_command_made_just_before_a_change_is_run(tmp_path):
     assert seen["lobby"] is not None and seen["lobby"].kind == "tap"
 
 
+async def test_a_click_from_the_page_returns_before_a_timer_it_armed_has_fired(tmp_path, monkeypatch):
+    """SimCord settled a click until no bot timer was due within 5 s: a click arming a shorter
+    timer (Kabuki's 3 s grace) waited it out. Now the timer runs beside the answered click."""
+    quick_turns(monkeypatch, turn_ms=4500)  # shorter than SimCord's 5 s, long for an answer
+    seen = {}
+
+    async def scenario(http, env, channel, members, preview, **world):
+        alice, bob = members[:2]
+        lobby = (await alice.slash(channel, "tap new")).response
+        await bob.click(lobby, label="Join")
+        page = await BrowserPage(http, preview.url).open(alice)
+        seen["receipt"] = await page.act("click", page.revision, **page.button("Start"))
+        engine = env.bot.sessions.get(channel.id).engine
+        seen["answered"] = engine.s["turn"]
+        await eventually(lambda: asyncio.sleep(0, engine.s["turn"] > seen["answered"]), "the timer fires")
+
+    await play(tmp_path, scenario)
+    assert completed(seen["receipt"]), seen["receipt"]
+    assert seen["answered"] == 0  # answered before the turn timer passed the first turn on
+
+
 # -- failures are logged, and everything carries on -----------------------------------------------
 
 
@@ -394,3 +415,63 @@ async def test_the_playground_closes_its_database_when_it_stops_on_an_error(tmp_
         await play(tmp_path, scenario)
     seen["db"]._thread.join(timeout=5)
     assert not seen["db"]._thread.is_alive()
+
+
+def test_a_footers_lines_are_joined_so_the_page_does_not_run_them_together():
+    messages = {
+        "1": {"embeds": [{"footer": {"text": "12 turns · 0 cards left the game\nShuffle: seed 5"}}]},
+        "2": {"embeds": [{"footer": {"text": "one line"}}], "snapshots": [{"footer": {"text": "a\n\nb"}}]},
+    }
+    livepage.footers_on_one_line(messages)
+    assert (
+        messages["1"]["embeds"][0]["footer"]["text"] == "12 turns · 0 cards left the game · Shuffle: seed 5"
+    )
+    assert messages["2"]["embeds"][0]["footer"]["text"] == "one line"
+    assert messages["2"]["snapshots"][0]["footer"]["text"] == "a · b"
+
+
+class FakePreview:
+    """What LivePictures uses of SimCord's preview: a page, its assets, the refusals."""
+
+    def __init__(self, refusal: str) -> None:
+        from simcord import SetupError
+
+        self.refusal = SetupError(refusal)
+        self.page = type("Page", (), {})()
+        self.page.id, self.page.channel_id, self.page.viewer = "p1", 1, "viewer"
+        self.page.snapshot = {"assets": {"a1": {}}}
+        self.page.assets = {"a1": type("Record", (), {"available": True})()}
+        self._pages = {"p1": self.page}
+
+    def _authorize_asset(self, page: Any, asset_id: str, **how: Any) -> Any:
+        raise self.refusal
+
+    async def _prepare_asset(self, context_id: Any, asset_id: str, **how: Any) -> Any:
+        raise self.refusal
+
+    def _publish(self, page: Any, **kwargs: Any) -> None:
+        pass
+
+    def _get_page(self, context_id: Any) -> Any:
+        return self.page
+
+
+@pytest.mark.parametrize(
+    ("refusal", "may_see", "kept"),
+    [
+        ("asset is unavailable", True, True),  # edited away: still this page's picture
+        ("asset is unavailable", False, False),  # the viewer lost the channel meanwhile
+        ("asset access denied", True, False),  # SimCord said no for the viewer's sake
+    ],
+)
+def test_a_picture_the_page_showed_stays_authorized_only_while_its_viewer_may_see_it(refusal, may_see, kept):
+    from bot.app.livepictures import LivePictures
+
+    preview = FakePreview(refusal)
+    pictures = LivePictures(object(), preview)
+    pictures._can_see = lambda *args, **kwargs: may_see
+    if kept:
+        assert preview._authorize_asset(preview.page, "a1") is preview.page.assets["a1"]
+    else:
+        with pytest.raises(type(preview.refusal)):
+            preview._authorize_asset(preview.page, "a1")

@@ -403,7 +403,7 @@ def render(
     if rounds is not None:
         embed.add_field(name=t(locale, "Rounds"), value=rounds, inline=False)
     counts = {"cards": cards(locale, view["deck_left"]), "tokens": tokens(locale, view["box"])}
-    if live:
+    if live and not final:  # a call to remember has no place once nothing is left to play
         footer = t(locale, "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!", **counts)
     else:
         footer = t(locale, "Deck: {cards} left · Box: {tokens}", **counts)

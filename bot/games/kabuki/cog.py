@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.games.kabuki import board as kabuki_board
@@ -173,3 +174,8 @@ class KabukiCog(
             )
             return {"content": text}
         return None
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Loaded as a discord.py extension by the bot, from the game's descriptor (``GAME.cog``)."""
+    await bot.add_cog(KabukiCog(bot))

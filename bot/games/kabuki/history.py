@@ -12,10 +12,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.protocol import IllegalAction
-from bot.engine.replay import LOG_FORMAT, ReplayError
-from bot.games.kabuki.board import mask
+from bot.engine.replay import LOG_FORMAT, NO_CHANNEL, ReplayError
+from bot.games.kabuki.board import mask, render
 from bot.games.kabuki.engine import KabukiEngine
+from bot.glue.board import Board
 from bot.i18n import DEFAULT, t, tn
+
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"log": (list, dict)}
 
 
 def log_record(engine: KabukiEngine, seed: int) -> dict[str, Any]:
@@ -105,12 +110,13 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
     command-line ``replay``, the viewer's language on ``/replay``)."""
     kind = entry["e"]
     if kind == "round":
-        return t(
+        return tn(
             locale,
-            "Round {round}: the deck is shuffled; {name} starts, {tokens} tokens each",
+            "Round {round}: the deck is shuffled; {name} starts, {n} token each",
+            "Round {round}: the deck is shuffled; {name} starts, {n} tokens each",
+            entry["tokens"],
             round=entry["round"],
             name=names[entry["first"]],
-            tokens=entry["tokens"],
         )
     if kind == "place":
         placed = {
@@ -124,10 +130,11 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
     if kind == "stop":
         challenger = names[entry["challenger"]]
         outcome = (
-            t(
+            tn(
                 locale,
-                "{k} matching below: {placer} gives {moved} to {challenger}",
-                k=entry["k"],
+                "{n} matching below: {placer} gives {moved} to {challenger}",
+                "{n} matching below: {placer} gives {moved} to {challenger}",
+                entry["k"],
                 placer=names[entry["placer"]],
                 moved=entry["moved"],
                 challenger=challenger,
@@ -174,3 +181,9 @@ def hidden(engine: KabukiEngine, names: Sequence[str], locale: str = DEFAULT) ->
         for s, stack in enumerate(engine.stacks)
     ]
     return t(locale, "Stacks, bottom to top:") + "\n" + "\n".join(lines)
+
+
+# The replay's board (``/replay``): the board the channel saw after a step, drawn from the public
+# view alone, with no channel's buttons and no clock; the final board once the game is over.
+def replay_board(engine: KabukiEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT) -> Board:
+    return render(engine.view(None), names, NO_CHANNEL, final=engine.is_over, live=False, locale=locale)

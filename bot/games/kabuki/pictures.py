@@ -312,7 +312,10 @@ LABEL_H = 26
 REVEAL_SCALE = 0.5
 REVEAL_PER_ROW = 10
 REVEAL_GAP = 10
-REVEAL_LABEL_H = 20
+REVEAL_LABEL_H = 24
+# The small words (a stack's "last", a reveal's TOP and SAME) at the size of the table's other
+# words at least: the page shows a 716-pixel board 400 pixels wide, where 12 pixels were 7.
+SMALL_WORDS = 17
 REVEAL_HEAD = 30
 BOARD_W = MARGIN * 2 + STACKS * CARD_W + (STACKS - 1) * GAP + GAP * 3 + CARD_W
 BOARD_H = MARGIN * 2 + LABEL_H * 2 + CARD_H
@@ -330,7 +333,8 @@ def _palette() -> Image.Image:
         atlas.paste(card, (x, 0))
         x += card.width
     d = ImageDraw.Draw(atlas)
-    for i, (size, colour) in enumerate(((15, TABLE_TEXT), (12, MARK), (16, TABLE_TEXT), (12, TABLE_TEXT))):
+    texts = ((15, TABLE_TEXT), (SMALL_WORDS, MARK), (16, TABLE_TEXT), (SMALL_WORDS, TABLE_TEXT))
+    for i, (size, colour) in enumerate(texts):
         d.text(
             (8, CARD_H + 8 + 13 * i),
             "Stack 0123456789 cards empty last TOP SAME —",
@@ -379,9 +383,19 @@ def _stack_head(stack: int, last: bool, locale: str = DEFAULT) -> Image.Image:
     strip = Image.new("RGB", (CARD_W, LABEL_H), TABLE)
     d = ImageDraw.Draw(strip)
     head = t(locale, "Stack {stack}", stack=stack + 1)
-    d.text((CARD_W / 2, LABEL_H / 2), head, font=_font(15), fill=TABLE_TEXT, anchor="mm")
-    if last:
-        d.text((CARD_W - 4, LABEL_H / 2), t(locale, "last"), font=_font(12), fill=MARK, anchor="rm")
+    if last:  # the heading moves left to leave "last" room at the size of the other words
+        mark = t(locale, "last")
+        font = _fitting(mark, SMALL_WORDS, CARD_W / 2 - 8)
+        d.text((CARD_W - 2, LABEL_H / 2), mark, font=font, fill=MARK, anchor="rm")
+        d.text(
+            (2, LABEL_H / 2),
+            head,
+            font=_fitting(head, 15, CARD_W - font.getlength(mark) - 10),
+            fill=TABLE_TEXT,
+            anchor="lm",
+        )
+    else:
+        d.text((CARD_W / 2, LABEL_H / 2), head, font=_font(15), fill=TABLE_TEXT, anchor="mm")
     return _indexed(strip)
 
 
@@ -481,7 +495,9 @@ def reveal_image(
         top = i == len(cards) - 1
         text = t(locale, "TOP") if top else (t(locale, "SAME") if i in marked else str(i + 1))
         colour = MARK if top or i in marked else TABLE_TEXT
-        img.paste(_label(text, 12, colour, cw, label), (x, y + ch + 2))
+        # As wide as the card and its gap: "GLEICH", "PAREIL" are wider than a small card.
+        size = round(_fitting(text, SMALL_WORDS, cw + gap - 2).size)
+        img.paste(_label(text, size, colour, cw + gap, label), (x - gap // 2, y + ch + 2))
         if top or i in marked:
             frames.append(([x - 4, y - 4, x + cw + 3, y + ch + 3], 4 if top else 3))
     d = ImageDraw.Draw(img)

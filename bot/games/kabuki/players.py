@@ -9,9 +9,11 @@ Its randomness is its own seeded ``random.Random``, never the engine's dice.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from bot.engine.computers import Action, Memory, Plan
 from bot.engine.protocol import Event
 from bot.games.kabuki.engine import STACKS
 
@@ -102,3 +104,46 @@ class ComputerPlayer:
             return None
         low, high = self.temper.think_ms
         return self.rng.randint(low, high)
+
+
+# ---------------------------------------------------------------------- at a Discord table
+# The policy the session layer plays an empty seat with (``GameDescriptor.computers``).
+
+# Like a person at the table: most placements are remembered, some buried masks are not, and a
+# Stop! on a match it remembers comes after a human reaction, well inside the default 3 s grace.
+KABUKI_TEMPER = Temper(memory=0.8, reaction_ms=(400, 1200))
+
+
+def _remembering(seat: int, seed: int, memory: Memory | None) -> ComputerPlayer:
+    """A Discord seat's computer, with what it remembered so far (kept with the session)."""
+    player = ComputerPlayer(seat, seed, KABUKI_TEMPER)
+    if memory:
+        player.stacks = [list(stack) for stack in memory]
+    return player
+
+
+def plan(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """Presses Stop! when the card just placed matches one it remembers under it on that stack;
+    otherwise places the card on show where it remembers the fewest copies (and forgot least)."""
+    player = _remembering(view["seat"], rng.getrandbits(64), memory)
+    window = view.get("stop_window")
+    stops = [a for a in legal if a["type"] == "stop"]
+    if stops and window is not None:
+        delay = player.stop_delay(window["placer"], window["stack"])
+        if delay is not None:
+            return delay, stops[0]
+    places = {a["stack"]: a for a in legal if a["type"] == "place"}
+    current = view.get("current")
+    if not places or current is None:
+        return None
+    return rng.randint(1500, 4000), places[player.choose_stack(current["card"])]
+
+
+def observe(seat: int, seed: int, memory: Memory | None, public: Sequence[Event]) -> Memory:
+    """What seat ``seat`` remembers after seeing the ``public`` events, forgetting as the
+    simulator's players do."""
+    player = _remembering(seat, seed, memory)
+    player.observe_all(public)
+    return player.stacks

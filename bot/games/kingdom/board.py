@@ -402,6 +402,22 @@ def _effects(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFA
     return _log(lines, locale) if lines else t(locale, "No card changed value.")
 
 
+def _lowest(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
+    """Who lost the revealed round, with their card and its final value."""
+    cards = {c["seat"]: c for c in reveal["cards"]}
+    losers = ", ".join(
+        t(
+            locale,
+            "**{name}** with {card} → {value}",
+            name=names[s],
+            card=card_label(cards[s], locale),
+            value=cards[s]["value"],
+        )
+        for s in reveal["losers"]
+    )
+    return t(locale, "Lowest: {losers}", losers=losers or t(locale, "nobody"))
+
+
 def reveal_picture(
     view: Mapping[str, Any], names: Sequence[str], game_key: str, locale: str = DEFAULT
 ) -> Picture | None:
@@ -488,20 +504,9 @@ def kingdom_board(
                 name=t(locale, "End of round"), value=_effects(reveal, names, locale), inline=False
             )
         else:
-            cards = {c["seat"]: c for c in reveal["cards"]}
-            losers = ", ".join(
-                t(
-                    locale,
-                    "**{name}** with {card} → {value}",
-                    name=names[s],
-                    card=card_label(cards[s], locale),
-                    value=cards[s]["value"],
-                )
-                for s in reveal["losers"]
-            )
             embed.add_field(
                 name=t(locale, "Last round ({round})", round=reveal["round"]),
-                value=t(locale, "Lowest: {losers}", losers=losers or t(locale, "nobody")),
+                value=_lowest(reveal, names, locale),
                 inline=False,
             )
     embed.set_footer(text=_footer(view, live, locale))
@@ -533,7 +538,7 @@ def standings_lines(
         crown = " 🏆" if s in winners else ""
         count = _tokens(view["mode"], tokens[s])
         if view["mode"] == "only-one":
-            count = t(locale, "{tokens} left", tokens=count)
+            count = tn(locale, "{tokens} left", "{tokens} left", tokens[s], tokens=count)
         gone = " · " + t(locale, "out") if s in view["eliminated"] and s not in winners else ""
         lines.append(f"`{place}.` **{names[s]}** — {count}{gone}{crown}")
     return lines
@@ -559,11 +564,9 @@ def final_board(
             inline=False,
         )
     if view["reveal"] is not None:
-        embed.add_field(
-            name=t(locale, "Last round ({round})", round=played),
-            value=_effects(view["reveal"], names, locale),
-            inline=False,
-        )
+        # Who lost it in words too: the picture is not read out by screen readers, nor always shown.
+        last = _effects(view["reveal"], names, locale) + "\n" + _lowest(view["reveal"], names, locale)
+        embed.add_field(name=t(locale, "Last round ({round})", round=played), value=last, inline=False)
     if view["mode"] == "only-one":
         score = t(locale, "Recorded for the leaderboard as tokens lost (fewer is better).")
     else:

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.games.kingdom import board as render
@@ -232,3 +233,8 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)
         return True
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Loaded as a discord.py extension by the bot, from the game's descriptor (``GAME.cog``)."""
+    await bot.add_cog(KingdomCog(bot))

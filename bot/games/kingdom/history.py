@@ -13,13 +13,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.protocol import IllegalAction
-from bot.engine.replay import ReplayError
-from bot.games.kingdom.board import card_name
+from bot.engine.replay import NO_CHANNEL, ReplayError
+from bot.games.kingdom.board import card_name, final_board, kingdom_board
 from bot.games.kingdom.board import describe as describe_action
 from bot.games.kingdom.cards import NAMES
 from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.simulate import Recorder, record
+from bot.glue.board import Board
 from bot.i18n import DEFAULT, t
+
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"first_dealer": (int, None), "rounds": (list, dict), "standings": (dict, None)}
 
 
 def log_record(engine: KingdomEngine, seed: int) -> dict[str, Any]:
@@ -136,3 +141,20 @@ def hidden(engine: KingdomEngine, names: Sequence[str], locale: str = DEFAULT) -
         t(locale, "Deck, top first: {cards}", cards=deck) if deck else t(locale, "Deck, top first: empty")
     )
     return "\n".join(lines)
+
+
+# The replay's board (``/replay``): the board the channel saw after a step, drawn from the public
+# view alone, with no channel's buttons and no clock; the final board once the game is over.
+def replay_board(engine: KingdomEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT) -> Board:
+    view = engine.view(None)
+    if engine.is_over:
+        return final_board(view, names, engine.result().winners, game_key, locale=locale)
+    return kingdom_board(view, names, NO_CHANNEL, game_key, live=False, locale=locale)
+
+
+def scripted(rec: Mapping[str, Any]) -> str:
+    """A test's scripted deal the engine accepts, which re-dealing alone would not notice."""
+    options = rec["options"]
+    if options.get("decks") or options.get("dealer") is not None:
+        return "the options give the decks or the first dealer"
+    return ""

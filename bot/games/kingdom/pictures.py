@@ -210,6 +210,9 @@ def _tint(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple(int(p * 0.75 + c * 0.25) for p, c in zip(PAPER, colour, strict=True))  # type: ignore[return-value]
 
 
+# The card's power lines, as large as their room allows: the page shows pictures smaller than
+# they are drawn, where 13 pixels could not be read ("if Monk", "turned 5", "YOUR TURN").
+POWER_WORDS = 17
 TIMINGS = {"turn": N_("YOUR TURN"), "end": N_("END OF ROUND"), "always": N_("ALWAYS")}
 
 
@@ -227,7 +230,7 @@ def _card_image(char: int, locale: str = DEFAULT) -> Image.Image:
     d.rounded_rectangle((40, 82, CARD_W - 40, 242), 12, fill=_tint(COLOURS[char]))
     _emblem(d, char, 50, 87, 140)
     timing = t(locale, TIMINGS[c.timing]) if c.timing in TIMINGS else ""
-    _text_centered(d, (CARD_W / 2, 262), timing, 14, COLOURS[char], CARD_W - 40)
+    _text_centered(d, (CARD_W / 2, 262), timing, POWER_WORDS + 2, COLOURS[char], CARD_W - 40)
     if c.turned is not None:
         # Like a real card: the turned value upside down at the bottom, read by turning the card.
         strip = Image.new("RGBA", (CARD_W - 30, 70), (0, 0, 0, 0))
@@ -235,13 +238,18 @@ def _card_image(char: int, locale: str = DEFAULT) -> Image.Image:
         sd.line((20, 4, strip.width - 20, 4), fill=INK, width=2)
         sd.ellipse((strip.width / 2 - 24, 12, strip.width / 2 + 24, 60), fill=INK)
         _text_centered(sd, (strip.width / 2, 36), str(c.turned), 28, "white")
-        _text_centered(sd, (36, 36), t(locale, "turned"), 13, INK, 66)
+        _text_centered(sd, (36, 36), t(locale, "turned"), POWER_WORDS, INK, 66)
         trigger = t(locale, BY_NAME[c.turns_if].name) if c.turns_if else ""
-        _text_centered(sd, (strip.width - 36, 36), t(locale, "if {card}", card=trigger), 13, INK, 66)
+        _text_centered(sd, (strip.width - 36, 36), t(locale, "if {card}", card=trigger), POWER_WORDS, INK, 66)
         image.alpha_composite(strip.rotate(180), (15, CARD_H - 88))
     else:
         _text_centered(
-            d, (CARD_W / 2, CARD_H - 60), t(locale, "never turns"), 14, (120, 110, 100), CARD_W - 40
+            d,
+            (CARD_W / 2, CARD_H - 60),
+            t(locale, "never turns"),
+            POWER_WORDS + 2,
+            (120, 110, 100),
+            CARD_W - 40,
         )
     return image
 

@@ -8,8 +8,10 @@ A player only uses what its seat may know: its own card, its Thief peek, and the
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from bot.engine.computers import Action, Memory, Plan
 from bot.games.kingdom.cards import (
     BARD,
     CHARACTERS,
@@ -106,3 +108,40 @@ def make_players(kind: str, count: int, seed: int) -> list[Player]:
     """``kind``: "simple" or "random"; each seat gets its own seeded generator."""
     cls = {"simple": SimplePlayer, "random": RandomPlayer}[kind]
     return [cls(seed * 1000 + seat) for seat in range(count)]
+
+
+# ---------------------------------------------------------------------- at a Discord table
+# The policy the session layer plays an empty seat with (``GameDescriptor.computers``).
+
+
+def plan(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """The simulator's simple player (``SimplePlayer``), read off the
+    seat's own view: its card, its Thief peek and the cards shown face up."""
+    if not legal:
+        return None
+    if legal[0]["type"] == "next":
+        # Anyone may start the next round: leave the people at the table time to read the reveal.
+        return rng.randint(8000, 12000), legal[0]
+    me = view["me"]
+    think = rng.randint(2000, 5000)
+    if len(legal) == 1:
+        return think, legal[0]
+    shown = {s["shown"]["char"] for s in view["seats"] if s["shown"]}
+    if me["peek"] is not None:
+        take = worth(me["peek"]["char"], shown) > worth(THIEF, shown)
+        return think, legal[0] if take else legal[1]
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    mine = worth(me["card"]["char"], shown)
+    for power in ("trader", "thief", "bard"):
+        if power in by_type and rng.random() < 0.5:
+            return think, rng.choice(by_type[power])
+    if mine >= 7:
+        return think, by_type["stand"][0]
+    for kind in ("dragon", "exchange", "cut"):
+        if kind in by_type:
+            return think, by_type[kind][0]
+    return think, by_type["stand"][0]

@@ -207,8 +207,8 @@ def render(
                 if view["mime"] in computers
                 else t(
                     locale,
-                    "🎭 **{mime}** is the Mime. **{mime}**: press **My card** to see your secret card "
-                    "(only you can), then act it out!",
+                    "🎭 **{mime}** is the Mime. **{mime}**: your secret card comes to you privately "
+                    "(if it does not, press **My card**; only you can see it). Act it out!",
                     mime=mime,
                 )
             )

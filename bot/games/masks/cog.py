@@ -199,6 +199,23 @@ class MasksCog(
         board = masks_board.render_final(session.engine.view(None), session.seat_names(), session.locale)
         return sign(board, session.commitment, seed=session.seed, salt=session.salt, locale=session.locale)
 
+    async def _publish(
+        self, session: Session, board: Board, interaction: discord.Interaction | None = None
+    ) -> None:
+        """In emoji mode every turn's emoji were posted under the board, so the result would end
+        up scrolled away above them: the final board moves to a new message at the bottom of the
+        channel (the old one says where it went, as a board posted anew always does)."""
+        over = session.engine is not None and session.engine.is_over
+        if over and session.options.get("mime_mode") == "emoji":
+            try:
+                await self.repost(session, board)
+                return
+            except discord.HTTPException as error:  # no right to post, say: edit it in place
+                log.warning(
+                    "final board of channel %s not moved: %s/%s", session.channel_id, error.status, error.code
+                )
+        await super()._publish(session, board, interaction)
+
     def ping_turn(self, session: Session) -> str | None:
         """One turn per Mime, while the guessers guess."""
         engine = session.engine
@@ -427,3 +444,8 @@ class MasksCog(
             delete_after=NOTICE_SECONDS,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Loaded as a discord.py extension by the bot, from the game's descriptor (``GAME.cog``)."""
+    await bot.add_cog(MasksCog(bot))

@@ -1,7 +1,8 @@
 """Miming in emoji: the features of the 16 faces, a computer Mime's hint, and how a guesser reads one.
 
 A face is described by what is drawn on it (``pictures.py``): its eyes, brows, mouth, what grows
-on its head and its colour. A computer Mime posts one emoji per feature of its card; a guesser
+on its head and its colour. A computer Mime posts one emoji each for a few features of its card,
+chosen afresh each time from the emoji people read as them; a guesser
 turns whatever emoji the Mime posted (a computer's hint, or a person's in emoji mode) back into
 features with ``LEXICON`` (which knows the emoji people reach for, not only the ones a computer
 posts) and ranks the free tiles by how many of those features each face has. No emoji here names
@@ -16,56 +17,58 @@ from collections.abc import Iterable, Sequence
 
 from bot.games.masks.faces import FACES
 
-# feature -> the emoji a computer Mime posts for it
-SHOWN: dict[str, str] = {
-    "horns": "😈",
-    "antennae": "📡",
-    "spikes": "🦔",
-    "round_ears": "🐭",
-    "pointy_ears": "🦇",
-    "angry_brows": "😠",
-    "sad_brows": "🥺",
-    "raised_brow": "🤨",
-    "laughing_eyes": "😆",
-    "closed_eyes": "😌",
-    "huge_eyes": "😳",
-    "spiral_eyes": "🌀",
-    "wink": "😉",
-    "side_eyes": "👀",
-    "squeezed_eyes": "😣",
-    "goofy_eyes": "🤪",
-    "frown": "☹️",
-    "laugh": "😂",
-    "o_mouth": "😮",
-    "yawn": "🥱",
-    "zzz": "💤",
-    "tongue_out": "😛",
-    "fangs": "🩸",
-    "sharp_teeth": "🦈",
-    "grin": "😁",
-    "roar_mouth": "🦁",
-    "smirk": "😏",
-    "wavy_mouth": "〰️",
-    "stars": "💫",
-    "tears": "😭",
-    "kiss": "💋",
-    "heart": "❤️",
-    "blush": "😊",
-    "flat_mouth": "😐",
-    "buck_teeth": "🐰",
-    "clenched_teeth": "😬",
-    "sweat": "💦",
-    "sparkle": "✨",
-    "puffed_cheeks": "🐡",
-    "red": "🔴",
-    "yellow": "🟡",
-    "blue": "🔵",
-    "purple": "🟣",
-    "green": "🟢",
-    "orange": "🟠",
-    "pink": "🩷",
-    "brown": "🟤",
-    "white": "⚪",
+# feature -> the emoji a computer Mime may post for it: each one a person reads as that feature at
+# a glance (a bear's round ears, an elf's pointy ones), never only what a program could decode
+# (🐭 for round ears was in most hints, and nobody guessed it). A hint picks one of each.
+SHOWN: dict[str, tuple[str, ...]] = {
+    "horns": ("😈", "👿", "🐂"),
+    "antennae": ("🐜", "🐝", "🦋"),
+    "spikes": ("🦔", "🌵"),
+    "round_ears": ("🐻", "🐼", "🐨"),
+    "pointy_ears": ("🧝", "🦇"),
+    "angry_brows": ("😠", "😡"),
+    "sad_brows": ("🥺", "😟"),
+    "raised_brow": ("🤨",),
+    "laughing_eyes": ("😆", "😄"),
+    "closed_eyes": ("😌",),
+    "huge_eyes": ("😳", "😲"),
+    "spiral_eyes": ("🌀", "😵\u200d💫"),
+    "wink": ("😉",),
+    "side_eyes": ("👀", "😒"),
+    "squeezed_eyes": ("😣", "😖"),
+    "goofy_eyes": ("🤪",),
+    "frown": ("☹️", "🙁"),
+    "laugh": ("😂", "🤣"),
+    "o_mouth": ("😮", "😯"),
+    "yawn": ("🥱",),
+    "zzz": ("💤", "😴"),
+    "tongue_out": ("😛", "👅"),
+    "fangs": ("🧛", "🐍"),
+    "sharp_teeth": ("🦈", "🐊"),
+    "grin": ("😁", "😀"),
+    "roar_mouth": ("🦁", "🐯"),
+    "smirk": ("😏", "😼"),
+    "wavy_mouth": ("〰️", "🥴"),
+    "stars": ("💫", "⭐"),
+    "tears": ("😭", "💧"),
+    "kiss": ("💋", "😗"),
+    "heart": ("❤️", "💕"),
+    "blush": ("😊", "☺️"),
+    "flat_mouth": ("😐", "😑"),
+    "buck_teeth": ("🐰", "🦫"),
+    "clenched_teeth": ("😬",),
+    "sweat": ("💦", "😅"),
+    "sparkle": ("✨",),
+    "puffed_cheeks": ("🐡", "😤"),
+    "red": ("🔴", "🍎"),
+    "yellow": ("🟡", "💛"),
+    "blue": ("🔵", "💙"),
+    "purple": ("🟣", "💜"),
+    "green": ("🟢", "💚"),
+    "orange": ("🟠", "🎃"),
+    "pink": ("🩷", "🌸"),
+    "brown": ("🟤", "🤎"),
+    "white": ("⚪", "🤍"),
 }
 
 # Each face's features, in MONSTERS order, the ones a hint shows first. Some a hint leaves out
@@ -90,8 +93,10 @@ FEATURES: tuple[tuple[str, ...], ...] = (
 )
 assert len(FEATURES) == FACES
 
-# How many of a face's features a hint shows: the first ones, enough to tell it from the others.
-SHOWN_PER_HINT = 4
+# How many of a face's features a hint shows: a few, so that hints for one card differ, and
+# enough to tell it from every other face (checked for each hint; the first four always do).
+SHOWN_PER_HINT = (3, 4)
+HINT_TRIES = 12
 
 _COLOURS = {
     "red": "🔴🟥🍎",
@@ -117,14 +122,14 @@ def _learn(emoji: Iterable[str], *features: str) -> None:
 
 
 for _feature, _emoji in SHOWN.items():
-    _learn([_emoji], _feature)
+    _learn(_emoji, _feature)
 for _colour, _emoji in _COLOURS.items():
     _learn(_emoji, _colour)
 _learn(["👿", "🤘", "🐂", "🐃"], "horns")
 _learn(["👿", "😡", "🤬"], "angry_brows")
-_learn(["🐜", "🐝", "🐛", "🦋"], "antennae")
+_learn(["📡", "🐛"], "antennae")
 _learn(["🦕", "🦖", "🌵"], "spikes")
-_learn(["🐻", "🐼", "🐨"], "round_ears")
+_learn(["🐭", "🐹"], "round_ears")
 _learn(["🧝", "🧛"], "pointy_ears")
 _learn(["🧛", "🐍"], "fangs")
 _learn(["😟", "😞", "😔", "😿", "😢", "😭"], "sad_brows")
@@ -145,7 +150,7 @@ _learn(["😖", "😤"], "squeezed_eyes")
 _learn(["😤", "🎈"], "puffed_cheeks")
 _learn(["🐊", "🦷"], "sharp_teeth")
 _learn(["🦷"], "teeth")
-_learn(["🐯", "🐻", "📢", "🗣", "😱"], "roar_mouth")
+_learn(["🐯", "📢", "🗣", "😱"], "roar_mouth")
 _learn(["😼"], "smirk")
 _learn(["💧", "😢", "😿"], "tears")
 _learn(["😘", "😗", "😙", "😚", "🫦"], "kiss")
@@ -161,10 +166,24 @@ _LONGEST = max(len(key) for key in LEXICON)
 
 
 def hint(face: int, rng: random.Random) -> str:
-    """A computer Mime's emoji for ``face``: its first features, in an order of its own."""
-    shown = [SHOWN[feature] for feature in FEATURES[face][:SHOWN_PER_HINT]]
-    rng.shuffle(shown)
-    return " ".join(shown)
+    """A computer Mime's emoji for ``face``: a few of its features, each as one of the emoji a
+    person reads as it, in an order of its own, so one card is mimed differently each time. A
+    hint is kept only if a guesser reading it finds this face the best fit; else (rarely) the
+    first features, which always are."""
+    features = [feature for feature in FEATURES[face] if feature in SHOWN]
+    for _ in range(HINT_TRIES):
+        chosen = rng.sample(features, min(rng.choice(SHOWN_PER_HINT), len(features)))
+        text = " ".join(rng.choice(SHOWN[feature]) for feature in chosen)
+        if _tells(text, face):
+            return text
+    first = [SHOWN[feature][0] for feature in features[: max(SHOWN_PER_HINT)]]
+    rng.shuffle(first)
+    return " ".join(first)
+
+
+def _tells(text: str, face: int) -> bool:
+    fit = score(read([text]), face)
+    return all(fit > score(read([text]), other) for other in range(FACES) if other != face)
 
 
 def read(texts: Iterable[str]) -> set[str]:

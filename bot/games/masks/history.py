@@ -10,11 +10,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.protocol import IllegalAction
-from bot.engine.replay import ReplayError
+from bot.engine.replay import NO_CHANNEL, ReplayError
+from bot.games.masks import board
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.faces import monster_name
 from bot.games.masks.simulate import game_record
-from bot.i18n import DEFAULT, t
+from bot.glue.board import Board
+from bot.i18n import DEFAULT, t, tn
+
+# The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
+# before replaying so a wrong one is named (bot.community.replays.record_problem).
+FIELDS = {"deck": (list, int), "log": (list, dict), "turns": (list, dict)}
 
 
 def log_record(engine: MasksEngine, seed: int) -> dict[str, Any]:
@@ -37,15 +43,18 @@ def rerun(
         real = monster_name(engine.dealt[k]) if k < len(engine.dealt) else "nothing"
         raise ReplayError(f"card {k + 1} of the deck is {shown} in the record, the seed deals {real}")
     yield (
-        t(
+        tn(
             locale,
-            "The deck is shuffled: {cards} cards; {name} is the first Mime",
-            cards=len(deck),
+            "The deck is shuffled: {n} card; {name} is the first Mime",
+            "The deck is shuffled: {n} cards; {name} is the first Mime",
+            len(deck),
             name=names[0],
         ),
         engine,
     )
     for i, step in enumerate(log[1:], 1):
+        if engine.is_over:  # else a log padded past the end would be replayed step by step
+            raise ReplayError(f"log entry {i} comes after the game's end")
         try:
             if step["op"] == "apply":
                 engine.apply(step["seat"], step["action"], step["now"])
@@ -133,3 +142,17 @@ def hidden(engine: MasksEngine, names: Sequence[str], locale: str = DEFAULT) -> 
         t(locale, "Deck, top first: {cards}", cards=deck) if deck else t(locale, "Deck, top first: empty")
     )
     return "\n".join(lines)
+
+
+# The replay's board (``/replay``): the board the channel saw after a step, drawn from the public
+# view alone, with no channel's buttons and no clock; the final board once the game is over.
+def replay_board(engine: MasksEngine, names: Sequence[str], game_key: str, locale: str = DEFAULT) -> Board:
+    view = engine.view(None)
+    if engine.is_over:
+        return board.render_final(view, names, locale=locale)
+    return board.render(NO_CHANNEL, view, names, live=False, locale=locale)
+
+
+def scripted(rec: Mapping[str, Any]) -> str:
+    """A test's scripted deal the engine accepts, which re-dealing alone would not notice."""
+    return "the log's first entry gives the deck" if rec["log"][0].get("deck") is not None else ""

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.computers import SAY, Action, Memory, Plan
 from bot.games.masks import hints
 from bot.games.masks.engine import MasksEngine
 
@@ -172,3 +173,21 @@ def guess(
     best = hints.ranked(features, sorted(slaps), rng)
     right = rng.random() < skill.accuracy or len(best) == 1
     return rng.randint(*skill.reaction_ms), slaps[best[0] if right else best[1]]
+
+
+# The policy the session layer plays an empty seat with (``GameDescriptor.computers``).
+MIME_TRIES = 2  # a computer Mime's post Discord refused is tried once more in that turn
+
+
+def plan(
+    view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory | None
+) -> Plan | None:
+    """A computer Mime posts emoji describing its card's face; a guesser slaps the free tile
+    that best fits the emoji the Mime posted this turn (``view["mimed"]``), never the card
+    (above). A computer Mime lets the guessers (or the guess timer) end its turn."""
+    if view.get("role") == "mime":
+        if view.get("mime_refused", 0) >= MIME_TRIES:
+            return None  # Discord refused its posts this turn: the guess timer ends the turn
+        said = mime_hint(view, rng)
+        return None if said is None else (said[0], {"type": SAY, "turn": view["turn"], "text": said[1]})
+    return guess(view, legal, rng)
