@@ -41,6 +41,12 @@ class Outage:
         self.down = False
 
 
+async def failing_tap(world, target: int, *writes: str, **outage) -> Outage:
+    """alice and bob start a Tap game to ``target`` taps; then the database fails on ``writes``."""
+    await start_tap(world, target=target)
+    return Outage(world.env.bot.storage, *writes, **outage)
+
+
 def told(result) -> list[str]:
     """Everything the presser was told privately: the answer and its followups."""
     texts = [result.response.content] if result.response is not None and result.response.ephemeral else []
@@ -58,8 +64,7 @@ async def test_a_timer_whose_save_fails_keeps_the_game_s_clock_and_saves_once_th
     world, simcord_env, caplog
 ):
     caplog.set_level(logging.INFO)
-    await start_tap(world, target=5)  # 30 s turns
-    outage = Outage(simcord_env.bot.storage, "save_session", error="disk I/O error")
+    outage = await failing_tap(world, 5, "save_session", error="disk I/O error")
     await simcord_env.advance_time(31)  # alice's turn passes; its save fails
     assert "Turn 1: **bob**" in world.board().embeds[0].description
     await simcord_env.advance_time(31)  # the clock was set again all the same: bob's passes too
@@ -80,9 +85,8 @@ async def test_a_finished_game_whose_clean_up_fails_after_its_record_is_closed_b
     world, simcord_env, caplog
 ):
     alice = world.members[0]
-    await start_tap(world, target=1)
+    await failing_tap(world, 1, "delete_session", times=1)
     storage = simcord_env.bot.storage
-    Outage(storage, "delete_session", times=1)
     tapped = await alice.click(world.board(), label="Tap")  # recorded; the clean-up fails
     assert tapped.acknowledged and not any("went wrong" in text for text in told(tapped))
     assert await storage.game_count(world.guild.id, "tap") == 1
@@ -100,8 +104,7 @@ async def test_a_finished_game_whose_clean_up_fails_after_its_record_is_closed_b
 
 async def test_a_press_whose_save_fails_counts_and_its_presser_is_told_so(world, simcord_env, restart_bot):
     alice, bob = world.members[:2]
-    await start_tap(world, target=5)
-    outage = Outage(simcord_env.bot.storage, "save_session")
+    outage = await failing_tap(world, 5, "save_session")
     tapped = await alice.click(world.board(), label="Tap")
     assert scores(world) == "alice: 1\nbob: 0"  # the move stands, on the board
     texts = told(tapped)
@@ -123,9 +126,8 @@ async def test_a_press_whose_save_fails_counts_and_its_presser_is_told_so(world,
 
 async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_is_back(world, simcord_env):
     alice = world.members[0]
-    await start_tap(world, target=5)
+    outage = await failing_tap(world, 5, "record_game")
     storage = simcord_env.bot.storage
-    outage = Outage(storage, "record_game")
     ended = await alice.slash(world.channel, "end")
     assert "it happens by itself as soon as the database is back" in ended.response.content
     assert simcord_env.bot.sessions.get(world.channel.id) is not None
@@ -140,8 +142,7 @@ async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_
 async def test_a_database_down_for_long_is_retried_at_most_a_minute_apart_and_the_game_plays_on(
     world, simcord_env, caplog
 ):
-    await start_tap(world, target=50)
-    outage = Outage(simcord_env.bot.storage, "save_session")
+    outage = await failing_tap(world, 50, "save_session")
     for _ in range(10):
         await simcord_env.advance_time(31)  # every turn passes on time, unsaved
     assert "Turn 10: **alice**" in world.board().embeds[0].description
@@ -158,8 +159,7 @@ async def test_a_database_down_for_long_is_retried_at_most_a_minute_apart_and_th
 
 async def test_a_stop_tries_the_writes_still_waiting_once_more(world, simcord_env):
     alice = world.members[0]
-    await start_tap(world, target=5)
-    outage = Outage(simcord_env.bot.storage, "save_session")
+    outage = await failing_tap(world, 5, "save_session")
     await alice.click(world.board(), label="Tap")  # waits on the database
     outage.end()
     assert await simcord_env.bot.guard.flush() == 0  # what GameBot.close does first
@@ -169,9 +169,8 @@ async def test_a_stop_tries_the_writes_still_waiting_once_more(world, simcord_en
 
 async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcord_env):
     alice = world.members[0]
-    await start_tap(world, target=1)
+    outage = await failing_tap(world, 1, "record_game")
     storage = simcord_env.bot.storage
-    outage = Outage(storage, "record_game")
     await alice.click(world.board(), label="Tap")  # over; its record waits
     await alice.slash(world.channel, "board")  # posts the board again, which saves the session
     outage.end()
