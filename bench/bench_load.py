@@ -26,7 +26,10 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
 * message writes per channel in 5 s windows: REST edits (Discord's ~5 per 5 s per channel) and
   type-7 answers (exempt) apart;
 * with ``--ramp``: the highest offered rate held with every answer inside 3 s, and with p99 under
-  250 ms.
+  250 ms, and how many presses the bot itself counted too late to take (``bot.session.overload``);
+* with ``--profile``: where the loop thread's CPU went in the measured phase, by stage of a press
+  (parse, engine, board text, embed and components, answer, publisher, save, metrics…), per game
+  press (``load_profile.py``, a sampling profiler).
 
 How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
 why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
@@ -42,12 +45,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextvars
 import gc
 import logging
 import random
 import statistics
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +62,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_owners  # noqa: E402
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
-from load_report import latency_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
-from load_run import LoadRun  # noqa: E402
+from load_profile import StageProfiler  # noqa: E402
+from load_report import latency_line, machine_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
+from load_run import ACK, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
 from press_harness import running  # noqa: E402
@@ -145,6 +151,10 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
         asyncio.Task,
         commands.Cog,  # shared by all its games (an armed timer's callback leads to it)
         SessionTimers,
+        # An armed timer's handle keeps a copy of the context it was armed in, whose values
+        # (the bench's record of the press, SimCord's scope: the whole simulated Discord) are
+        # shared, not the game's; walked, they made up most of an open game's "session".
+        contextvars.Context,
     )
     seen: set[int] = set()
     parts = collections.Counter()
@@ -154,6 +164,7 @@ def session_breakdown(run: LoadRun, sample: int = 50) -> str:
         publisher = run.bot.publishers.get(session.channel_id)
         parts["last board shown (publisher)"] += deep_size([publisher and publisher.shown], stop, seen)
         parts["seats' last interactions"] += deep_size([session.last_interaction], stop, seen)
+        parts["armed timer"] += deep_size([session.timer], stop, seen)
         parts["rest of the session"] += deep_size([session], stop, seen)
     if not sessions:
         return ""
@@ -189,12 +200,17 @@ def picture_caches() -> tuple[int, str]:
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
-    started = time.perf_counter()
-    run.collect()
+    run.collect()  # frees the garbage and prunes SimCord's store
+    # Timed apart, on what is left: the pruner's own walk of SimCord's store is not the
+    # collector's, and the walk of the live objects is what every full collection costs.
+    started, cpu = time.perf_counter(), time.thread_time()
+    gc.collect()
     collect_ms = (time.perf_counter() - started) * 1000
+    collect_cpu_ms = (time.thread_time() - cpu) * 1000  # on a shared machine, wall time waits too
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {
         "collect_ms": collect_ms,
+        "collect_cpu_ms": collect_cpu_ms,
         "rss": rss_mb(),
         "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),
@@ -212,6 +228,12 @@ def memory_point(
     theirs = sum(1 for o in tracked if id(o) in simcord_objects)
     point["tracked"] = (len(tracked), theirs)
     point["types"] = collections.Counter(type_name(type(o)) for o in tracked if id(o) not in simcord_objects)
+    # Closures by where they were made: a function's cells are its closure's, so this says whose.
+    point["functions"] = collections.Counter(
+        f"{getattr(o, '__module__', '?')}:{o.__qualname__}"
+        for o in tracked
+        if type(o) is types.FunctionType and id(o) not in simcord_objects
+    )
     del tracked
     sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:
@@ -267,6 +289,8 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         label = f" (round {round_number})" if args.rounds > 1 else ""
         points += await one_round(run, env, tables, args, points[0][1], label)
     print_memory(points, args.games)
+    if getattr(args, "phase", None) is not None:
+        print("\nsummary " + orjson.dumps(summary(args, points)).decode())
     errors = env._errors
     if errors or run.wire.errors:
         print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
@@ -296,9 +320,21 @@ async def one_round(
         await run.begin(
             f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
         )
+        gc_before = {gen: len(spans) for gen, spans in run.gc.by_gen.items()}
+        profiler = StageProfiler() if args.profile else None
+        if profiler is not None:
+            profiler.start()
         await run.offer(args.rate, args.seconds)
         await run.drain()
-        print_phase(run.end(), games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+        if profiler is not None:
+            profiler.stop()
+        log = run.end()
+        args.phase = (log, {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.by_gen.items()})
+        print_phase(log, games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
+        if profiler is not None:
+            presses = sum(1 for k in log.kind if k == GAME)
+            acks = [cpu for cpu, k in zip(log.bot, log.kind, strict=True) if k == ACK]
+            print(profiler.report(presses, statistics.median(acks) * 1000 if acks else None))
 
     steps = []
     for rate in args.ramp:
@@ -324,6 +360,34 @@ async def one_round(
     print(f"ended every game with /end in {took:.1f} s")
     points.append(("every game ended" + label, memory_point(run, trim=True)))
     return points
+
+
+def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[str, Any]:
+    """The run in one line (``bench_table.py`` gathers these into one table): the measured phase
+    of the first round, and memory with every game open and after the load."""
+    log, gc_spans = args.phase
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values) * 1000 if values else float("nan")
+
+    game = [i for i, k in enumerate(log.kind) if k == GAME]
+    acks = [i for i, k in enumerate(log.kind) if k == ACK]
+    opened = next(point for name, point in points if name.startswith("all games open"))
+    loaded = next(point for name, point in points if name.startswith("after the load"))
+    return {
+        "game": args.game,
+        "games": args.games,
+        "press_ms": median([log.bot[i] for i in game]),
+        "press_with_pictures_ms": median([log.bot[i] + log.worker[i] for i in game]),
+        "ack_ms": median([log.bot[i] for i in acks]),
+        "gc": {
+            f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
+            for gen, spans in sorted(gc_spans.items())
+        },
+        "full_gc_ms": [round(opened["collect_cpu_ms"], 1), round(loaded["collect_cpu_ms"], 1)],
+        "rss_mb": [round(opened["rss"], 1), round(loaded["rss"], 1)],
+        "machine": machine_line(log),
+    }
 
 
 class LogCount(logging.Handler):
@@ -361,6 +425,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--trace-memory",
         action="store_true",
         help="live Python memory by owner (bot, SimCord, bench) at each point; slows the run (memory only)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="where the loop thread's CPU goes in the measured phase, by stage (a sampling profiler)",
     )
     parser.add_argument(
         "--rounds", type=int, default=1, help="open, load and end every game this many times (memory kept?)"

@@ -93,6 +93,7 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
     failed = sum(1 for i in presses if not log.ok[i])
     print(f"answer time (press due → its first answer at Discord): {latency_line(latencies)}")
     print(f'  failed ("This interaction failed": answered after 3 s or never): {failed}')
+    print(f"  {shed_line(log)}")
     if acks:
         print(f"  bare acks: {latency_line(_select(log, ACK, log.latency))}")
     for label in sorted(by_label, key=lambda name: -by_label[name]):
@@ -190,6 +191,13 @@ def stall_kind(seconds: float, cpu: float, process: float, runqueue: float) -> s
     return f"loop thread blocked off the CPU ({ms(cpu)} CPU, {ms(runqueue)} waiting for one): I/O or a lock"
 
 
+def shed_line(log: PhaseLog) -> str:
+    """The bot's own count (its metrics) of presses it could not answer in time."""
+    shed = log.after.get("too_late", 0) - log.before.get("too_late", 0)
+    late = log.after.get("late", 0) - log.before.get("late", 0)
+    return f"the bot: {shed} presses reached too late to take (not applied), {late} answered late"
+
+
 def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
     print("\n== ramp: highest press rate held ==")
     held_3s = held_250 = 0.0
@@ -216,6 +224,7 @@ def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
             f"p99 {ms(p99)} max {ms(worst)}, failed {failed}; longest stall {ms(log.max_lag)}"
             + (f" ({'; '.join(verdict)})" if verdict else "")
         )
+        print(f"    {shed_line(log)}")
         print(f"    {machine_line(log)}")
     print(f"  held with every answer inside 3 s: {held_3s:.0f} presses/s")
     print(f"  held with p99 under 250 ms (the target): {held_250:.0f} presses/s")
@@ -251,7 +260,8 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         total, theirs = point["tracked"]
         print(
             f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store or the "
-            f"bench's records) in {point['collect_ms']:.0f} ms (gc.collect() on an idle loop); "
+            f"bench's records) in {point['collect_ms']:.0f} ms, {point.get('collect_cpu_ms', 0):.0f} ms of CPU "
+            f"(a second gc.collect() on an idle loop); "
             f"the bench's records {point['bench'] / 2**20:.1f} MB"
         )
         owners = point.get("owners")
@@ -275,3 +285,10 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
             grown_types = [(kind, n - base["types"].get(kind, 0)) for kind, n in point["types"].items()]
             grown_types = sorted((g for g in grown_types if g[1] > 0), key=lambda g: -g[1])[:8]
             print("    objects grown since the start: " + ", ".join(f"{k} +{n:,}" for k, n in grown_types))
+            made = point.get("functions", {})
+            grown = [(k, n - base.get("functions", {}).get(k, 0)) for k, n in made.items()]
+            grown = sorted((g for g in grown if g[1] > 0), key=lambda g: -g[1])[:4]
+            if grown:
+                print(
+                    "    of them functions (closures) made in: " + ", ".join(f"{k} +{n:,}" for k, n in grown)
+                )

@@ -39,6 +39,7 @@ from load_tables import Press, Table, Wait
 from simcord._runtime import _BOT_SCOPE
 
 from bot.glue import board
+from bot.glue.clock import DISCORD_EPOCH_MS
 from bot.glue.components import button_id
 
 HUMAN_GAP_S = (0.15, 0.6)  # from seeing an answer to the next press at the same table
@@ -101,6 +102,19 @@ class PhaseLog:
         self.bot.append(bucket.cpu["bot"])
         self.sim.append(bucket.cpu["simcord"])
         self.worker.append(bucket.cpu["worker"])
+
+
+def dated(backend: Any, record: Any, payload: dict[str, Any], made: Any) -> None:
+    """Give the interaction a snowflake of the instant ``made``, from SimCord's own allocator (its
+    next free sequence number in that millisecond, so no other id can be the same)."""
+    old = record.id
+    if old >> 22 == int(made.timestamp() * 1000) - DISCORD_EPOCH_MS:
+        return
+    new = backend._allocate_at(int(made.timestamp() * 1000) - DISCORD_EPOCH_MS)
+    record.id = new
+    backend.interactions[new] = backend.interactions.pop(old)
+    backend.interaction_tokens[record.token] = new
+    payload["id"] = str(new)
 
 
 class LoadRun:
@@ -195,6 +209,9 @@ class LoadRun:
             "transitions": self.meter.transitions,
             "machine": machine_cpu(),
             "runqueue": runqueue_wait(),
+            # The bot's own count: presses it reached too late to take, and answers it gave late.
+            "too_late": getattr(self.bot.metrics, "too_late_count", 0),
+            "late": self.bot.metrics.late_count,
         }
 
     async def begin(self, name: str) -> PhaseLog:
@@ -283,7 +300,11 @@ class LoadRun:
     def _emit(self, bucket: Bucket, record: Any, payload: dict[str, Any], kind: int) -> None:
         clock = self.env.backend.clock
         # Discord's 3 s run from when the press was made, even if the bench sends it late.
-        record.initial_response_deadline = (clock._epoch + timedelta(seconds=bucket.offered + 3)).isoformat()
+        made = clock._epoch + timedelta(seconds=bucket.offered)
+        record.initial_response_deadline = (made + timedelta(seconds=3)).isoformat()
+        # So does the press's snowflake, which is what the bot reads a press's age from: on
+        # Discord it is made when the member presses, not when the gateway delivers the event.
+        dated(self.env.backend, record, payload, made)
         bucket.record = record
         self.wire.waiting[record.id] = bucket
         self.in_flight += 1
@@ -299,6 +320,11 @@ class LoadRun:
                 self.log.add(done, kind)
             if previous is not None:
                 previous(done)
+            # The bucket lives on in the context of every timer the press armed (its context
+            # variable): SimCord's record would then be kept, and walked by every collection, for
+            # as long as the game's timer stays armed, which a real bot does not do.
+            done.record = None
+            done.on_done = None  # its closures (this one, the table's) would be kept likewise
 
         bucket.on_done = finished
         token = PRESS.set(bucket)

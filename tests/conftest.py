@@ -7,19 +7,20 @@ import importlib
 import importlib.util
 import os
 import pkgutil
+import re
 import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import discord
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from pg_cluster import INSTALL_HINT, find_bindir, running  # noqa: E402
+from pg_cluster import INSTALL_HINT, find_bindir, new_home, running, stop_all  # noqa: E402
 from simcord_clock import clock_held_still  # noqa: E402
 from tapgame import TAP  # noqa: E402
+from worlds import World, build_world  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
@@ -30,13 +31,82 @@ for _game in pkgutil.iter_modules([str(Path(__file__).parent / "games")]):
     importlib.import_module(f"games.{_game.name}")
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The chaos test's line per title and seed (tests/chaos), shown even under -q."""
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config) -> None:
+    """``python -m pytest`` runs on every core (pytest-xdist) unless told otherwise: ``-n 0`` or
+    ``-p no:xdist`` runs in this process. Set here rather than in ``addopts``, where ``-n`` would
+    be an unknown option to a run without the plugin."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.has_plugin("xdist"):
+        return
+    if config.option.numprocesses is None and not config.option.tx:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "load"
+        # A worker takes its next test when it is nearly idle, rather than a long run of them at
+        # once, so the slow tests sent first (below) spread over the workers.
+        if config.option.maxschedchunk is None:
+            config.option.maxschedchunk = 2
+
+
+def pytest_collection_modifyitems(config, items: list[pytest.Item]) -> None:
+    # Under xdist the slow tests start first, so that none of them is the last to end. Every
+    # worker sorts its collection alike, as xdist requires.
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+PG_HOME = pytest.StashKey[Path]()
+CHAOS_FROM_WORKERS = pytest.StashKey[list[str]]()
+
+
+def pytest_configure(config) -> None:
+    # The run's PostgreSQL clusters live in one directory owned by the process that outlives the
+    # xdist workers, so that it can stop a cluster a crashed or interrupted worker left running.
+    if not hasattr(config, "workerinput"):
+        config.stash[PG_HOME] = new_home()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    node.workerinput["pg_home"] = str(node.config.stash[PG_HOME])
+
+
+def pytest_unconfigure(config) -> None:
+    home = config.stash.get(PG_HOME, None)
+    if home is not None:
+        stop_all(home)
+
+
+def chaos_summaries() -> list[str]:
     chaos = sys.modules.get("chaos.driver")
-    if chaos is not None and chaos.SUMMARIES:
+    return list(chaos.SUMMARIES) if chaos is not None else []
+
+
+def pytest_sessionfinish(session) -> None:
+    # Nobody sees an xdist worker's terminal: its chaos lines travel back to the controller.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["chaos"] = chaos_summaries()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    lines = getattr(node, "workeroutput", {}).get("chaos", [])
+    node.config.stash.setdefault(CHAOS_FROM_WORKERS, []).extend(lines)
+
+
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """The chaos test's line per title and seed (tests/chaos), shown even under -q."""
+    lines = chaos_summaries() + config.stash.get(CHAOS_FROM_WORKERS, [])
+    if lines:
         terminalreporter.section("chaos")
-        for line in chaos.SUMMARIES:
+        # Workers finish in any order: the lines are sorted, seed 10 after seed 9.
+        for line in sorted(lines, key=numbers_as_numbers):
             terminalreporter.write_line(line)
+
+
+def numbers_as_numbers(line: str) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", line)]
 
 
 @pytest.fixture(autouse=True)
@@ -58,10 +128,21 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def cluster_home(config) -> Path | None:
+    workerinput = getattr(config, "workerinput", {})
+    if "pg_home" in workerinput:
+        return Path(workerinput["pg_home"])
+    return config.stash.get(PG_HOME, None)
+
+
 @pytest.fixture(scope="session")
-def postgres_server():
+def postgres_server(request):
     """One throwaway PostgreSQL server for the whole run, started when a test first needs it.
-    Without one a local run skips those tests and says why; CI (CI=true) fails instead."""
+    Without one a local run skips those tests and says why; CI (CI=true) fails instead.
+
+    Each xdist worker starts its own (a couple of seconds, on all cores at once) rather than
+    sharing one: no worker's test can then disturb another's server, its connections or its
+    settings."""
     bindir = find_bindir()
     missing = None
     if bindir is None:
@@ -72,7 +153,7 @@ def postgres_server():
         if in_ci():
             pytest.fail(f"CI runs the PostgreSQL tests, but {missing}", pytrace=False)
         pytest.skip(f"PostgreSQL tests need a server: {missing}")
-    with running(bindir) as cluster:
+    with running(bindir, home=cluster_home(request.config)) as cluster:
         yield cluster
 
 
@@ -164,31 +245,6 @@ def restart_bot(simcord_env, make_bot):
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot()
-
-
-@dataclass
-class World:
-    env: object
-    guild: object
-    channel: object
-    members: list
-    mod: object
-
-    def board(self):
-        """The newest message in the channel, as SimCord's server holds it."""
-        return self.channel.last_message
-
-
-def build_world(env, names=("alice", "bob", "carol", "dave", "erin", "frank"), guild_name="Friends") -> World:
-    guild = env.create_guild(guild_name)
-    channel = guild.create_text_channel("games")
-    members = [
-        guild.add_member(env.create_user(f"{name}-{guild_name}" if guild_name != "Friends" else name))
-        for name in names
-    ]
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
-    mod = guild.add_member(env.create_user(f"mod-{guild_name}"), roles=[mods])
-    return World(env, guild, channel, members, mod)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from bot.ops.metrics import Metrics
 from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private
 from bot.session.guarded import Guard, database_fault
+from bot.session.overload import shed
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
 from bot.session.sessions import SessionRegistry, restored_state
@@ -187,6 +188,8 @@ class GameBot(commands.AutoShardedBot):
             started = time.perf_counter()
             session = self.sessions.get(press.channel_id)
             try:
+                if shed(interaction, self.metrics, session.kind if session else "none"):
+                    return  # came too late to answer: not taken (bot.session.overload)
                 await self.route_press(interaction, press)
             finally:
                 self.metrics.pressed(session.kind if session else "none", started, interaction)

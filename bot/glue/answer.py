@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 from discord.enums import InteractionResponseType
-from discord.http import MultipartParameters, Route
+from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
@@ -87,6 +87,32 @@ async def edit_board(
         previous_allowed_mentions=state.allowed_mentions,
     )
     await _answer(interaction, params, InteractionResponseType.message_update)
+
+
+async def edit_message(
+    state: Any,
+    channel_id: int,
+    message_id: int,
+    *,
+    embed: discord.Embed,
+    content: str | None,
+    items: Sequence[Component],
+    attachments: Sequence[discord.File] | None = None,
+) -> None:
+    """Edit a message by REST to show ``embed``, ``content`` and ``items`` (none: its components
+    are removed), as ``PartialMessage.edit`` does, without what the bot does not use:
+    discord.py's buttons built only to be laid out (``make_view``), and the edited ``Message``
+    parsed from the answer. ``attachments`` replace the message's files; None keeps them.
+    Raises ``HTTPException`` as ``edit`` does. ``state`` is discord.py's connection state."""
+    state.prevent_view_updates_for(message_id)
+    with handle_message_parameters(
+        content=content,
+        embed=embed,
+        attachments=MISSING if attachments is None else attachments,
+        view=Rows(items) if items else None,  # type: ignore[arg-type]
+        previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        await state.http.edit_message(channel_id, message_id, params=params)
 
 
 async def send_private(

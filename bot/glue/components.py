@@ -30,6 +30,10 @@ _GAME = r"(?:(?P<game>[0-9a-f]+):)?"
 _BUTTON = re.compile(rf"pc:(?P<ch>\d+):{_GAME}(?P<name>[a-z_]+):(?P<arg>{_ARG})")
 _SELECT = re.compile(rf"ps:(?P<ch>\d+):{_GAME}(?P<name>[a-z_]+)")
 MAX_ID = 100  # Discord's limit on a custom_id
+# Compiled once: every board drawn makes and binds all its ids (a Monster Masks board has 18),
+# and ``re``'s own cache lookup cost as much as the match.
+_ARG_RE = re.compile(_ARG)
+_TAG_RE = re.compile(r"[0-9a-f]+")
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Press:
 
 def button_id(channel_id: int, name: str, arg: str | int = "") -> str:
     custom_id = f"pc:{channel_id}:{name}:{arg}"
-    if len(custom_id) > MAX_ID or not re.fullmatch(_ARG, str(arg)):
+    if len(custom_id) > MAX_ID or not (type(arg) is int or _ARG_RE.fullmatch(str(arg))):
         raise ValueError(f"bad custom_id {custom_id!r}")
     return custom_id
 
@@ -59,7 +63,7 @@ def bound_id(custom_id: str, game: str) -> str:
     game tagged ``game``."""
     prefix, channel, rest = custom_id.split(":", 2)
     bound = f"{prefix}:{channel}:{game}:{rest}"
-    if len(bound) > MAX_ID or not re.fullmatch(r"[0-9a-f]+", game):
+    if len(bound) > MAX_ID or not _TAG_RE.fullmatch(game):
         raise ValueError(f"bad custom_id {bound!r}")
     return bound
 

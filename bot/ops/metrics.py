@@ -130,6 +130,12 @@ class Metrics:
         self._late = Counter(
             "partycards_late_answers", "Presses left unanswered past Discord's 3 s", ["kind"], registry=r
         )
+        self._too_late = Counter(
+            "partycards_presses_too_late",
+            "Presses older than the answer window allows when reached: not applied",
+            ["kind"],
+            registry=r,
+        )
         self._refused = Counter(
             "partycards_refused_presses", "Presses refused, by reason", ["kind", "reason"], registry=r
         )
@@ -145,6 +151,7 @@ class Metrics:
         self.press_count = 0
         self.refused_count = 0
         self.late_count = 0
+        self.too_late_count = 0
         self.lag_last = 0.0
         self.lag_max = 0.0
         self._server: Any = None
@@ -163,10 +170,18 @@ class Metrics:
         children[0].observe(time.perf_counter() - started)
         children[1].inc()
         self.press_count += 1
-        # Every press is answered; one still unanswered this late is one Discord refused.
+        # Every press is answered; one still unanswered this late is one Discord refused. A press
+        # shed as too late (``bot.session.overload``) is counted there instead.
+        if interaction.extras.get("too_late"):
+            return
         if not interaction.response.is_done() and now_ms() - snowflake_ms(interaction.id) > ANSWER_WINDOW_MS:
             self._late.labels(kind).inc()
             self.late_count += 1
+
+    def too_late(self, kind: str) -> None:
+        """A press reached too late to answer, and so not applied (``bot.session.overload``)."""
+        self._too_late.labels(kind).inc()
+        self.too_late_count += 1
 
     def refused(self, kind: str, reason: str) -> None:
         self._refused.labels(kind, reason).inc()
@@ -229,12 +244,12 @@ class Metrics:
         line = (
             f"health: {sum(games.values())} open ({open_text}); {self.press_count} presses in "
             f"{period_s:.0f} s ({self.press_count / period_s:.2f}/s), {self.refused_count} refused, "
-            f"{self.late_count} late; loop lag max {self.lag_max * 1000:.1f} ms, "
+            f"{self.late_count} late, {self.too_late_count} too late to take; loop lag max {self.lag_max * 1000:.1f} ms, "
             f"last {self.lag_last * 1000:.1f} ms"
         )
         up, waiting = database_state(self.guard)
         line += f"; database {'up' if up else 'failing'}, {waiting} waiting on it, {self.stuck()} stuck"
-        self.press_count = self.refused_count = self.late_count = 0
+        self.press_count = self.refused_count = self.late_count = self.too_late_count = 0
         self.lag_max = 0.0
         return line
 

@@ -32,6 +32,7 @@ from bot.session import computers
 from bot.session.guarded import SAVE, describe
 from bot.session.lobby import ENDING_WAITS as ENDING_WAITS  # said by cogs/general.py
 from bot.session.lobby import LOBBY_PRESSES, Lobby
+from bot.session.overload import shed
 from bot.session.publisher import Publisher, release
 from bot.session.recording import record
 from bot.session.rematch import with_play_again
@@ -178,6 +179,8 @@ class GameCog(Lobby, commands.GroupCog):
                     interaction, "not_started", t(mine, "The game has not started yet.")
                 )
             async with session.lock:
+                if shed(interaction, self.bot.metrics, self.kind):
+                    return  # waited too long for the lock: not taken (bot.session.overload)
                 if not self._alive(session, LOBBY):
                     return await self._refuse(interaction, "closed", t(mine, "This lobby is closed."))
                 return await self._lobby_press(interaction, session, press)
@@ -187,6 +190,8 @@ class GameCog(Lobby, commands.GroupCog):
             await self._heal(session)
             return
         async with session.lock:
+            if shed(interaction, self.bot.metrics, self.kind):
+                return  # waited too long for the lock: not taken (bot.session.overload)
             if not self._alive(session, PLAYING):
                 return await self._refuse(interaction, "closed", t(mine, "This game is over."))
             assert session.engine is not None

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.glue import faults
-from bot.glue.answer import edit_board
+from bot.glue.answer import edit_board, edit_message
 from bot.glue.board import Board
 from bot.glue.components import bind
 from bot.i18n import t
@@ -279,18 +279,29 @@ class Publisher:
         message_id = session.board_message_id
         if message_id is None:  # deleted, and not posted again yet
             return await self._post_again(message_id)
-        kwargs = await self.message_kwargs(board, editing=True)
+        board.attach_picture()
+        bind(board.items, session.tag)
+        files = await self._changed_picture(board)
         if self.shown is None or self.shown[1] is not board:
             return  # a press's answer showed a newer board while the picture was drawn
         self._sending(board)
         self._in_flight, self._answered_in_flight = True, False
         try:
-            await self._publishers.channel(session).get_partial_message(message_id).edit(**kwargs)
+            # Not discord.py's edit: it would build a view of discord.py buttons only to lay them
+            # out, and parse the edited message back (bot.glue.answer.edit_message).
+            await edit_message(
+                self._publishers.state,
+                session.channel_id,
+                message_id,
+                embed=board.embed,
+                content=board.content,
+                items=board.items,
+                attachments=files,
+            )
         except discord.HTTPException as error:
             refused: discord.HTTPException | None = error
         else:
             refused = None
-            release(kwargs)
         finally:
             self._in_flight = False
             # Counted from its answer: the edit reached Discord before that, however long the
@@ -402,6 +413,11 @@ class Publishers:
                 lambda locale: faults.permission_notice(locale, mention, names),
                 lambda locale: faults.permission_letter(locale, mention, server, names),
             )
+
+    @property
+    def state(self) -> Any:
+        """discord.py's connection state, for an edit made without ``PartialMessage.edit``."""
+        return self._bot._connection
 
     def channel(self, session: Session) -> discord.PartialMessageable:
         return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

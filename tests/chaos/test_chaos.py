@@ -27,6 +27,7 @@ def simcord_bot(make_bot):
 pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_S)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", COGS)
 async def test_every_game_survives_discord_s_faults(simcord_env, world, restart_bot, kind, seed):

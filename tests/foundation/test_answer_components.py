@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.glue.answer import Rows
-from bot.glue.components import GameButton, GameSelect, bind, make_view
+from bot.glue.components import GameButton, GameSelect, bind, bound_id, button_id, make_view
 from bot.session.rematch import PlayAgainButton
 
 CHANNEL = 123456789012345678
@@ -48,3 +49,48 @@ def test_a_plain_game_button_is_sent_as_discord_pys_button_and_keeps_its_game_bi
     assert item.custom_id == f"pc:{CHANNEL}:0badc0de:stop:7"
     bind([item], "feedface")  # a panel's view, bound as it is sent
     assert item.custom_id == f"pc:{CHANNEL}:feedface:stop:7"
+
+
+def test_ids_that_could_not_be_read_back_are_refused():
+    assert button_id(CHANNEL, "place", -3) == f"pc:{CHANNEL}:place:-3"
+    for arg in ("a b", "é", "x" * 90, "1:2"):
+        with pytest.raises(ValueError):
+            button_id(CHANNEL, "place", arg)
+    assert bound_id(f"pc:{CHANNEL}:place:1", "0af3") == f"pc:{CHANNEL}:0af3:place:1"
+    for tag in ("0AF3", "tag", ""):
+        with pytest.raises(ValueError):
+            bound_id(f"pc:{CHANNEL}:place:1", tag)
+
+
+async def test_a_rest_edit_sends_what_discord_pys_edit_would() -> None:
+    from discord.http import handle_message_parameters
+
+    from bot.glue.answer import edit_message
+
+    class State:
+        allowed_mentions = discord.AllowedMentions(everyone=False)
+
+        def __init__(self) -> None:
+            self.prevented: list[int] = []
+
+        def prevent_view_updates_for(self, message_id: int) -> None:
+            self.prevented.append(message_id)
+
+        @property
+        def http(self):
+            return self
+
+        async def edit_message(self, channel_id: int, message_id: int, *, params) -> None:
+            self.sent = (channel_id, message_id, params.payload)
+
+    embed = discord.Embed(title="Board", description="turn 7")
+    for items in [*boards(), []]:
+        bind(items, "0badc0de")
+        state = State()
+        await edit_message(state, CHANNEL, 42, embed=embed, content=None, items=items)
+        view = make_view(items) if items else None
+        with handle_message_parameters(
+            content=None, embed=embed, view=view, previous_allowed_mentions=state.allowed_mentions
+        ) as params:
+            assert state.sent == (CHANNEL, 42, params.payload)
+        assert state.prevented == [42]

@@ -5,8 +5,8 @@ and /forget-me and /standings reset remove what they say."""
 from __future__ import annotations
 
 import discord
-from conftest import build_world
 from lobby_buttons import lobby_id
+from worlds import build_world
 
 from bot.community.ratings import MIN_RATED_GAMES, NEW, update
 from bot.session import computers

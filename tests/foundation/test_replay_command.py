@@ -8,9 +8,9 @@ import json
 import re
 
 import pytest
-from conftest import build_world
 from language_checks import EMBED_TOTAL, LIMITS
 from test_verify_replay import REPLAYED, record_of, swap_two_cards
+from worlds import build_world
 
 from bot import __main__ as cli
 from bot.community.replay_board import FACE_UP_TITLE, public_board, replay_moments

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import build_world
 from lobby_buttons import lobby_id
+from worlds import build_world
 
 
 async def start_tap(world, players=2, **options):

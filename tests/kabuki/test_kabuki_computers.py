@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FAST, Table
+from kabuki_tables import FAST, Table
 from simcord_clock import clock_held_still
 
 from bot.engine.protocol import Event

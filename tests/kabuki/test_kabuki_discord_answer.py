@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 import discord
-from conftest import Table
+from kabuki_tables import Table
 from simcord.actors import _component_interaction
 
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from conftest import FAST, Table, embed_text
+from kabuki_tables import FAST, Table, embed_text
 
 from bot.community.replays import verify
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import FAST, Table, embed_text
+from kabuki_tables import FAST, Table, embed_text
 from language_checks import World, assert_shown_in_no_language, rules_as_read, server
 
 from bot.community.replays import verify

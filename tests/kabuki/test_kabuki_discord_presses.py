@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from conftest import FAST, Table
+from kabuki_tables import FAST, Table
 from simcord.actors import _component_interaction
 
 FOX, MOON = 2, 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import FAST
+from kabuki_tables import FAST
 
 FOX = 2
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
-from conftest import FAST, Table, embed_text
+from kabuki_tables import FAST, Table, embed_text
 from language_checks import World, server
 
 from bot.i18n import t

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import embed_text
+from kabuki_tables import embed_text
 
 FOX, MOON = 2, 1
 

@@ -330,6 +330,18 @@ async def test_card_pictures_are_drawn_when_the_cog_loads_off_the_event_loop(wor
     # Every card in every shipped language: a card's words are drawn in its reader's language.
     assert card_png.cache_info().currsize == 13 * len(shipped())
     assert len(drawn_on) == 13 * len(shipped()) and threading.main_thread() not in drawn_on
+    # What a press sends (a private card) is what was drawn: the cache is asked the same way.
+    for locale in shipped():
+        for char in range(13):
+            kingdom_board.card_file(char, locale)
+    assert len(drawn_on) == 13 * len(shipped())
+
+
+async def test_an_open_game_keeps_no_opening_events_once_they_are_delivered(world):
+    """As a restored engine has none: what the collector walks per open game stays small."""
+    await open_game(world, 4)
+    engine = world.env.bot.sessions.get(world.channel.id).engine
+    assert engine.opening == [] and engine.round == 1
 
 
 async def test_a_card_panel_acts_once_and_only_while_it_is_current(world):

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from conftest import RACE_MS, SETTLE_S
+from masks_tables import RACE_MS, SETTLE_S
 from replay_checks import assert_stored_record_verifies
 
 from bot.engine import IllegalAction

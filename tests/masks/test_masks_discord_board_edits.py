@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import simcord.http.router as sim_router
-from conftest import SETTLE_S
+from masks_tables import SETTLE_S
 
 from bot.glue.components import bind
 from bot.session.sessions import SeatToken

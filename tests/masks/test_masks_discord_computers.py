@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import SETTLE_S, Table
+from masks_tables import SETTLE_S, Table
 
 from bot.games.masks import hints
 from bot.games.masks.cog import is_emoji_only

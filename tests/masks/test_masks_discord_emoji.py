@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 import pytest
-from conftest import SETTLE_S
+from masks_tables import SETTLE_S
 
 from bot.games.masks.cog import NOTICE_SECONDS, is_emoji_only
 from bot.games.masks.faces import MONSTERS

@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import SETTLE_S, Table
 from language_checks import LANGUAGES, World, assert_shown_in_no_language, rules_as_read, server
+from masks_tables import SETTLE_S, Table
 
 from bot.community.replays import verify
 from bot.games.masks.faces import MONSTERS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import RACE_MS, SETTLE_S
+from masks_tables import RACE_MS, SETTLE_S
 
 from bot.games.masks import board as masks_board
 from bot.games.masks.pictures import board_png

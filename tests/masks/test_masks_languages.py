@@ -104,6 +104,7 @@ def test_the_simulated_games_reach_every_kind_of_board(records):
     assert reasons == {"all_slapped", "timer", "mime"} and lost and nobody and second
 
 
+@pytest.mark.slow
 def test_every_board_of_simulated_games_speaks_the_pseudo_locale_only(records, pseudo_locale):
     refused = set()
     for step, (engine, names) in enumerate(every_engine(records)):

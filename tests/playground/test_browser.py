@@ -24,6 +24,7 @@ from bot.i18n import t
 pytestmark = [
     pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing())),
     pytest.mark.timeout(300),
+    pytest.mark.slow,
 ]
 CATCH_UP_SECONDS = 10  # how long the page may take to show a change
 

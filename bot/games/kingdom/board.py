@@ -593,7 +593,8 @@ NEW_CARD = ("🎴", N_("New card"))
 
 def card_file(char: int, locale: str = DEFAULT) -> discord.File:
     """The card's picture, its words (name, timing) in ``locale``."""
-    return discord.File(io.BytesIO(card_png(char, locale=locale)), filename="card.png")
+    # Positional, as draw_all_cards fills the cache: lru_cache keys a keyword call apart.
+    return discord.File(io.BytesIO(card_png(char, locale)), filename="card.png")
 
 
 SPENT = N_(

@@ -81,6 +81,13 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         await super().cog_load()
         await drawn(draw_all_cards)
 
+    async def on_game_start(self, session: Session) -> None:
+        # The first round's events (``engine.opening``) serve replays of a freshly made engine;
+        # delivered already, an open game need not keep them (a restored one has none either),
+        # and they were a fifth of what the collector walks per open game.
+        if session.engine is not None:
+            session.engine.opening = []
+
     @app_commands.command(name="new", description="Open a Death Over the Kingdom lobby")
     @app_commands.describe(
         mode="Classic, Death over all players, or There can be only one",

@@ -5,7 +5,6 @@ replayed with /replay. Nothing outside this folder names the game."""
 from __future__ import annotations
 
 import pytest
-from conftest import build_world  # noqa: F401  (the shared fixtures' module)
 from replay_checks import assert_stored_record_verifies
 
 from bot.games import registry

@@ -1,0 +1,66 @@
+"""The load bench's one table: the three games at 100 and 1,000 open games, one run each.
+
+Run by hand, never as a test (about 2–4 minutes a 1,000-game run)::
+
+    python bench/bench_table.py                       # 50 presses/s for 15 s, as bench/README.md quotes it
+    python bench/bench_table.py --games 100 --seconds 10
+
+Each run is ``bench_load.py`` in a process of its own (a run's memory and collector state must not
+carry into the next), and prints a ``summary`` line; this gathers them into one Markdown table:
+the bot's CPU per game press (the loop thread; then with the pictures' thread added) beside a
+bare acknowledge's in the same run, the garbage collector's passes by generation during the
+measured phase (count, longest), a full collection's CPU with every game open and after the load,
+and RSS. Each row also says how much of the machine other programs took: on a shared machine
+only ratios within a row compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OPTIONS = {"kabuki": ["--option", "grace=0"]}
+
+
+def run(game: str, games: int, rate: float, seconds: float) -> dict:
+    command = [sys.executable, str(HERE / "bench_load.py"), "--game", game, "--games", str(games)]
+    command += ["--rate", str(rate), "--seconds", str(seconds), *OPTIONS.get(game, [])]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    line = next(line for line in out.splitlines() if line.startswith("summary "))
+    return json.loads(line.removeprefix("summary "))
+
+
+def row(s: dict) -> str:
+    gc = ", ".join(f"{gen} {n}× ≤ {worst:.0f} ms" for gen, (n, worst) in s["gc"].items() if n)
+    return (
+        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_pictures_ms']:.2f} ms "
+        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_pictures_ms'] / s['ack_ms']:.1f}× "
+        f"| {gc or 'none'} | {s['full_gc_ms'][0]:.0f} / {s['full_gc_ms'][1]:.0f} ms "
+        f"| {s['rss_mb'][0]:.0f} / {s['rss_mb'][1]:.0f} MB | {s['machine']} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="100,1000", help="open games per run, e.g. 100,1000")
+    parser.add_argument("--game", default="kabuki,masks,kingdom")
+    parser.add_argument("--rate", type=float, default=50.0)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    args = parser.parse_args()
+    print(
+        "| game | open games | bot CPU per press, median: loop / with pictures | bare ack | ratio "
+        "(target ≤ 2×) | collections in the phase | full collection CPU: open / after load "
+        "| RSS: open / after load | the machine |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for games in (int(n) for n in args.games.split(",")):
+        for game in args.game.split(","):
+            print(row(run(game, games, args.rate, args.seconds)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

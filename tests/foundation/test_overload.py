@@ -1,0 +1,94 @@
+"""Overload: a press the bot comes to after Discord's 3 s is counted and not taken, never raised
+(bot/session/overload.py). Not timed: SimCord's virtual clock is moved on while the press waits,
+as a loaded loop would make it wait."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lobby_buttons import lobby_id
+
+
+async def open_tap(world, *, start=True):
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "tap new", target=5)
+    await bob.click(world.board(), custom_id=lobby_id(world.env, world.channel, "join"))
+    if start:
+        await alice.click(world.board(), custom_id=lobby_id(world.env, world.channel, "start"))
+
+
+def scores(world) -> str:
+    return world.board().embeds[0].fields[0].value
+
+
+class SlowLock:
+    """The session's lock, held by others for ``seconds`` of Discord's clock before this press
+    gets it (as presses queued ahead of it on a loaded loop)."""
+
+    def __init__(self, env, lock: asyncio.Lock, seconds: float) -> None:
+        self.env, self.lock, self.seconds = env, lock, seconds
+
+    async def __aenter__(self) -> None:
+        self.env.backend.advance_clock(self.seconds)
+        await self.lock.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def counted(bot) -> tuple[int, int, str]:
+    metrics = bot.metrics
+    too_late = metrics._too_late.labels("tap")._value.get()
+    return int(too_late), metrics.late_count, metrics.health_line(60.0)
+
+
+async def test_a_press_reaching_the_bot_after_3_s_is_counted_and_changes_nothing(
+    world, simcord_env, monkeypatch
+):
+    await open_tap(world)
+    bot = simcord_env.bot
+    board_before = world.board().embeds[0].to_dict()
+    real = bot.on_interaction
+
+    async def arrives_late(interaction):
+        simcord_env.backend.advance_clock(3.5)  # queued that long behind other presses
+        await real(interaction)
+
+    monkeypatch.setattr(bot, "on_interaction", arrives_late)
+    late = await world.members[0].click(world.board(), label="Tap")
+    monkeypatch.undo()
+    assert late.response is None and late.followups == []  # the presser sees "interaction failed"
+    assert world.board().embeds[0].to_dict() == board_before
+    assert bot.sessions.get(world.channel.id).engine.s["scores"] == [0, 0]
+    too_late, late_answers, line = counted(bot)
+    assert (too_late, late_answers) == (1, 0)
+    assert "1 too late to take" in line
+    # The game goes on: the same press in time is taken.
+    fresh = await world.members[0].click(world.board(), label="Tap")
+    assert not fresh.ephemeral
+    assert scores(world) == "alice: 1\nbob: 0"
+
+
+@pytest.mark.parametrize("seconds, taken", [(3.5, False), (1.0, True)])
+async def test_a_press_waiting_for_the_lock_past_the_window_is_not_applied(
+    world, simcord_env, seconds, taken
+):
+    await open_tap(world)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    session.lock = SlowLock(simcord_env, session.lock, seconds)
+    result = await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    assert session.engine.s["scores"] == ([1, 0] if taken else [0, 0])
+    assert (result.response is not None) == taken
+    assert counted(simcord_env.bot)[:2] == ((0, 0) if taken else (1, 0))
+
+
+async def test_a_lobby_press_waiting_past_the_window_is_not_applied(world, simcord_env):
+    await open_tap(world, start=False)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    session.lock = SlowLock(simcord_env, session.lock, 3.5)
+    result = await world.members[2].click(world.board(), custom_id=lobby_id(world.env, world.channel, "join"))
+    session.lock = session.lock.lock
+    assert result.response is None
+    assert len(session.players) == 2 and counted(simcord_env.bot)[0] == 1
