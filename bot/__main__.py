@@ -32,6 +32,7 @@ def run_bot() -> int:
 
     from bot.app.client import create_bot
     from bot.app.config import Config, ConfigError
+    from bot.app.shutdown import stop_on_signals
     from bot.ops.metrics import MetricsUnavailable
     from bot.storage import StorageUnavailable
 
@@ -45,8 +46,16 @@ def run_bot() -> int:
         return 1
     discord.utils.setup_logging(level=getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
+
+    async def serve() -> None:
+        async with bot:
+            stop_on_signals(bot)  # SIGTERM and Ctrl+C stop it gracefully (bot/app/shutdown.py)
+            await bot.start(config.token)
+
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve())
+    except KeyboardInterrupt:  # Ctrl+C before the bot was up: nothing to save yet
+        return 0
     except discord.LoginFailure:
         print(
             "Discord refused the token in DISCORD_TOKEN: it is mistyped or was reset. "

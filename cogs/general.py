@@ -15,7 +15,7 @@ from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, descr
 from bot.glue.board import GAME_COLOUR
 from bot.glue.components import make_view
 from bot.i18n import DEFAULT, N_, private_locale, t, tn, translated
-from bot.session.gamecog import is_moderator, reply_private
+from bot.session.gamecog import ENDING_WAITS, is_moderator, reply_private
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 
 if TYPE_CHECKING:
@@ -477,8 +477,8 @@ class GeneralCog(commands.Cog):
             async with session.lock:
                 if bot.sessions.get(session.channel_id) is not session:
                     return await reply_private(interaction, t(locale, "That game has already ended."))
-                await bot.game_cogs[session.kind].end(session, interaction.user.display_name)
-            await reply_private(interaction, t(locale, "Ended."))
+                ended = await bot.game_cogs[session.kind].end(session, interaction.user.display_name)
+            await reply_private(interaction, t(locale, "Ended.") if ended else t(locale, ENDING_WAITS))
 
         @app_commands.command(
             name="board", description="Post the game board again at the bottom of the channel."

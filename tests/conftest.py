@@ -232,6 +232,7 @@ def restart_bot(simcord_env, make_bot):
             if session.timer is not None:
                 session.timer.cancel()
         old.publishers.close()
+        old.guard.close()
         await old.storage.close()
         new = make_bot(games, **settings)
         with clock_held_still(simcord_env):

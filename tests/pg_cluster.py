@@ -73,6 +73,7 @@ class Cluster:
         self.port = 0
         self.directory: Path | None = None
         self._as: list[str] = []
+        self._options = ""  # the server's command line, to start it again the same
 
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -107,6 +108,7 @@ class Cluster:
                         *self.settings,
                     ]
                 )
+                self._options = options  # the server starts again the same (``resume``)
                 try:
                     self._run(
                         "pg_ctl",
@@ -144,6 +146,17 @@ class Cluster:
                 self._run("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.directory, ignore_errors=True)
         self.directory = None
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would, keeping its data (the chaos test)."""
+        assert self.directory is not None
+        self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on its data and port."""
+        assert self.directory is not None
+        data, log = str(self.directory / "data"), str(self.directory / "log")
+        self._run("pg_ctl", "-D", data, "-o", self._options, "-l", log, "-w", "start")
 
     def create_database(self, name: str) -> str:
         """A new empty database; its address."""

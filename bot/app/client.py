@@ -21,10 +21,12 @@ from bot.games import registry
 from bot.games.registry import GameDescriptor
 from bot.glue import faults
 from bot.glue.components import Press, press_of
-from bot.i18n import CommandTranslator, ServerLanguages, private_locale, t, translated
+from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.ops.gc_tuning import tune_garbage_collector
 from bot.ops.metrics import Metrics
+from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private
+from bot.session.guarded import Guard, database_fault
 from bot.session.overload import shed
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
@@ -32,6 +34,10 @@ from bot.session.sessions import SessionRegistry, restored_state
 from bot.storage import SavedSession, Storage
 
 log = logging.getLogger(__name__)
+
+# A command or press that needed the database while it was failing (a write waits and is retried
+# by itself: bot/session/guarded.py; this is for what cannot wait, a read).
+DATABASE_DOWN = N_("I could not reach my database just now. Nothing changed; try again in a minute.")
 
 
 # The commands every game shares, loaded after the games' (their ``game:`` choices list them).
@@ -72,7 +78,8 @@ class GameBot(commands.AutoShardedBot):
         self.config = config
         self.sessions = SessionRegistry()
         self.publishers = Publishers(self)
-        self.metrics = Metrics(self.sessions)
+        self.guard = Guard(self)  # every write a game makes, retried when the database fails
+        self.metrics = Metrics(self.sessions, self.guard)
         self.game_cogs: dict[str, GameCog] = {}
         self.languages = ServerLanguages()  # each server's /settings language (bot/i18n)
         self.games = games_of(games)
@@ -158,7 +165,17 @@ class GameBot(commands.AutoShardedBot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        """Stop: a last try of the writes waiting on the database, every other open game saved once
+        more, every game's timer stopped, board edits still waiting dropped (a restored game draws
+        its board again), then the connection and the database closed."""
+        if not self.is_closed():
+            saved, waiting = await self.guard.stop(lambda s: self.game_cogs[s.kind]._save(s))
+            for session in self.sessions:
+                if session.timer is not None:
+                    session.timer.cancel()
+            log.info("stopping: %d open game(s) saved, %d still waiting on the database", saved, waiting)
         self.publishers.close()
+        self.guard.close()
         await super().close()
         self.metrics.stop()
         storage = getattr(self, "storage", None)
@@ -189,6 +206,15 @@ class GameBot(commands.AutoShardedBot):
         session = self.sessions.get(channel_id)
         if session is not None and session.board_message_id in message_ids:
             await self.game_cogs[session.kind].board_deleted(session, session.board_message_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await gone.channel_deleted(self, channel.id, gone.CHANNEL_DELETED)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await gone.channel_deleted(self, payload.thread_id, gone.THREAD_DELETED)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await gone.guild_left(self, guild.id)
 
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message.
@@ -235,6 +261,11 @@ class GameBot(commands.AutoShardedBot):
                 )
             await cog.on_press(interaction, session, press)
         except Exception as error:
+            if database_fault(error):
+                log.warning(
+                    "press in channel %s not answered: the database failed (%s)", press.channel_id, error
+                )
+                return await self.apologize(interaction, t(locale, DATABASE_DOWN))
             if faults.discords_fault(error):
                 # Discord's, not a bug: whatever the press changed is saved, the board heals.
                 log.warning("press in channel %s not answered: %s", press.channel_id, _status(error))
@@ -250,6 +281,15 @@ class GameBot(commands.AutoShardedBot):
             await reply_private(interaction, text)
             return
         if await self.answer_fault(interaction, error):
+            return
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if database_fault(original):
+            # Reads (/leaderboard, /stats, /replay) have nothing to keep for later: the member asks again.
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.warning(
+                "/%s in channel %s: the database failed (%s)", command, interaction.channel_id, original
+            )
+            await self.apologize(interaction, t(private_locale(interaction), DATABASE_DOWN))
             return
         log.error("slash command failed", exc_info=error)
         await self.apologize(interaction)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.glue.clock import now_ms, snowflake_ms
@@ -29,8 +29,15 @@ log = logging.getLogger(__name__)
 # The open sessions as the metrics count them (``bot.session.sessions.SessionRegistry``): each
 # has a ``kind`` and a ``status``. Operations sit below the session layer and import none of it.
 SessionRegistry = Iterable[Any]
+# The session layer's keeper of failed writes (``bot.session.guarded.Guard``), as the metrics read
+# it: ``database_ok`` (bool), ``faults`` (int) and ``waiting`` (a dict of games).
+Guard = Any
 
 ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
+# A game whose armed instant is this far behind is stuck: a timer fires within milliseconds, a
+# loaded loop within seconds, and one waiting for its game's lock (a slow save) not much later.
+STUCK_AFTER_MS = 60_000
+COUNT_STUCK_EVERY_S = 5.0  # the sampler has the loop count stuck games this often
 SAMPLE_EVERY_S = 0.5
 PRESS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 SAVE_BUCKETS = (0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25)
@@ -56,14 +63,64 @@ class _OpenGames(Collector):
         yield family
 
 
+class _Database(Collector):
+    """The database's state and the games it holds back, counted when scraped."""
+
+    def __init__(self, metrics: Metrics, guard: Guard | None) -> None:
+        self._metrics = metrics
+        self._guard = guard
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        up, waiting = database_state(self._guard)
+        yield GaugeMetricFamily(
+            "partycards_database_up", "1 if the latest write went through, 0 if it failed", value=up
+        )
+        yield CounterMetricFamily(
+            "partycards_database_faults",
+            "Writes the database failed (each is kept and retried)",
+            value=self._guard.faults if self._guard is not None else 0,
+        )
+        yield GaugeMetricFamily(
+            "partycards_games_waiting_on_database",
+            "Games whose latest write failed and waits for a retry",
+            value=waiting,
+        )
+        yield GaugeMetricFamily(
+            "partycards_games_stuck",
+            f"Games whose timer is more than {STUCK_AFTER_MS // 1000} s past its instant (should stay 0)",
+            value=self._metrics.stuck(),
+        )
+
+
+def database_state(guard: Guard | None) -> tuple[int, int]:
+    """(1 if the latest write went through else 0, games waiting on a retry)."""
+    if guard is None:
+        return 1, 0
+    return int(guard.database_ok), len(guard.waiting)
+
+
+def stuck_games(sessions: SessionRegistry, now: int) -> int:
+    """Games whose timer was due more than ``STUCK_AFTER_MS`` before ``now`` (Discord's clock, in
+    ms) and is still the game's timer: it never fired, or its step died without setting the next
+    one (a timer that ran sets a new one)."""
+    count = 0
+    for session in sessions:
+        alarm = session.timer
+        deadline = alarm.deadline if alarm is not None else None
+        if deadline is not None and now - deadline > STUCK_AFTER_MS:
+            count += 1
+    return count
+
+
 def open_games(sessions: SessionRegistry) -> Tally[tuple[str, str]]:
     # Iterating the registry copies it in one step, so another thread may read it safely.
     return Tally((session.kind, session.status) for session in sessions)
 
 
 class Metrics:
-    def __init__(self, sessions: SessionRegistry) -> None:
+    def __init__(self, sessions: SessionRegistry, guard: Guard | None = None) -> None:
         self.sessions = sessions
+        self.guard = guard
         self.registry = CollectorRegistry()
         r = self.registry
         self._presses = Counter("partycards_presses", "Presses handled", ["kind"], registry=r)
@@ -89,6 +146,7 @@ class Metrics:
             "partycards_event_loop_lag_seconds", "Event-loop lag samples", buckets=LAG_BUCKETS, registry=r
         )
         r.register(_OpenGames(sessions))
+        r.register(_Database(self, guard))
         # Plain tallies for the health line, which reports what happened since the last one.
         self.press_count = 0
         self.refused_count = 0
@@ -99,6 +157,8 @@ class Metrics:
         self._server: Any = None
         self._sampler: _Sampler | None = None
         self._per_kind: dict[str, tuple[Any, Any]] = {}  # labelled children: labels() takes a lock
+        self._loop_thread: int | None = None  # the event loop's thread, once started
+        self._stuck = 0  # games stuck past their timer, as last counted on the loop
 
     # ----------------------------------------------------------------- hooks (event loop)
 
@@ -141,6 +201,7 @@ class Metrics:
             except OSError as error:
                 raise MetricsUnavailable(f"METRICS_PORT {port}: cannot listen on {host}: {error}") from error
             log.info("metrics on http://%s:%s/metrics", host, self._server.server_port)
+        self._loop_thread = threading.get_ident()
         if port is not None or health_log_s is not None:
             self._sampler = _Sampler(self, asyncio.get_running_loop(), health_log_s)
             self._sampler.start()
@@ -158,6 +219,15 @@ class Metrics:
         if server is not None:
             server.shutdown()
             server.server_close()
+
+    def stuck(self) -> int:
+        """Games stuck past their timer: counted on the event loop, where Discord's clock is (in
+        tests, SimCord's virtual one); another thread (a scrape, the health line) reads the count
+        the sampler last had the loop make."""
+        if self._loop_thread is not None and threading.get_ident() != self._loop_thread:
+            return self._stuck
+        self._stuck = stuck_games(self.sessions, now_ms())
+        return self._stuck
 
     def record_lag(self, seconds: float) -> None:
         self._lag.observe(seconds)
@@ -177,6 +247,8 @@ class Metrics:
             f"{self.late_count} late, {self.too_late_count} too late to take; loop lag max {self.lag_max * 1000:.1f} ms, "
             f"last {self.lag_last * 1000:.1f} ms"
         )
+        up, waiting = database_state(self.guard)
+        line += f"; database {'up' if up else 'failing'}, {waiting} waiting on it, {self.stuck()} stuck"
         self.press_count = self.refused_count = self.late_count = self.too_late_count = 0
         self.lag_max = 0.0
         return line
@@ -197,13 +269,16 @@ class _Sampler(threading.Thread):
         self._stopping.set()
 
     def run(self) -> None:
-        last_line = time.perf_counter()
+        last_line = last_count = time.perf_counter()
         while not self._stopping.wait(SAMPLE_EVERY_S):
             lag = self._probe()
             if lag is None:
                 return  # the loop is gone
             self._metrics.record_lag(lag)
             now = time.perf_counter()
+            if now - last_count >= COUNT_STUCK_EVERY_S:
+                last_count = now
+                self._loop.call_soon_threadsafe(self._metrics.stuck)
             if self._health_log_s is not None and now - last_line >= self._health_log_s:
                 log.info(self._metrics.health_line(now - last_line))
                 last_line = now

@@ -10,7 +10,6 @@ once (``bot.session.recording``).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -28,8 +27,10 @@ from bot.glue.components import Press, bind
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
-from bot.i18n import DEFAULT, private_locale, t, tn
+from bot.i18n import DEFAULT, N_, private_locale, t, tn
 from bot.session import computers
+from bot.session.guarded import SAVE, describe
+from bot.session.lobby import ENDING_WAITS as ENDING_WAITS  # said by cogs/general.py
 from bot.session.lobby import LOBBY_PRESSES, Lobby
 from bot.session.overload import shed
 from bot.session.publisher import Publisher, release
@@ -48,6 +49,17 @@ log = logging.getLogger(__name__)
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
 TOKEN_REFUSED = frozenset({401, 403, 404})  # an interaction token revoked, expired or unknown
+# A press whose move stands but whose save waits on the database (docs/operations.md).
+UNSAVED_MOVE = N_(
+    "Your move counts: the board shows it. I could not save the game just now (the database is "
+    "unavailable); I keep trying by myself. If I restart before then, the game goes back to its "
+    "last saved move."
+)
+# The final board while a finished game's record waits on the database.
+RECORD_WAITS = N_(
+    "Game over. Saving its result waits for the database (unavailable just now); it is done by "
+    "itself, and **Play again** comes with it."
+)
 
 
 class GameCog(Lobby, commands.GroupCog):
@@ -253,11 +265,12 @@ class GameCog(Lobby, commands.GroupCog):
     ) -> None:
         assert session.engine is not None
         computers.observe(session, events)  # before the computers plan their next moves
+        saved = True
         if session.engine.is_over:
             await self._finish(session, interaction)
         else:
             self.pings.note(session, now_ms())  # saved with the state it follows from
-            await self._save(session)
+            saved = await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
             board = self.publisher(session).redraw(
@@ -265,6 +278,11 @@ class GameCog(Lobby, commands.GroupCog):
             )
             await self._publish(session, board, interaction)
         await self._deliver(session, events, interaction, presser)
+        if not saved and interaction is not None and presser is not None:
+            # The move stands (the board shows it) and its save waits on the database: the
+            # presser is told just that, never "try again", which would meet their own move.
+            note = t(session.seat_locale(presser), UNSAVED_MOVE)
+            await self._push(session, presser, interaction, {"content": note})
         if self._alive(session, PLAYING):
             await self._ping(session)
 
@@ -456,35 +474,73 @@ class GameCog(Lobby, commands.GroupCog):
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
         assert session.engine is not None
         result = session.engine.result()
-        try:
-            await record(self, session, "finished", result)
-        except Exception:
-            # The database failed (a lost connection, a locked file): the game stays open, over,
-            # saved if storage takes it (a restart records it), and its timer tries again.
-            log.exception(
-                "game %s in channel %s finished but not recorded", session.game_key, session.channel_id
-            )
-            with contextlib.suppress(Exception):
-                await self._save(session)
-            self.timers.finish_later(session)
-            return
-        await self._forget(session)
-        final = with_play_again(self.render_final(session, result), session.game_key, session.locale)
-        await self._publish(session, final, interaction)
 
-    async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> None:
-        """End a lobby or a running game early; a game is recorded as abandoned."""
-        if session.status == PLAYING:
-            await record(self, session, "abandoned", None)
-        await self._forget(session)
+        async def write() -> None:
+            await self._store(session)  # the finished state first: a restart records it
+            await record(self, session, "finished", result)
+            await self._forget(session)
+
+        final = self.render_final(session, result)
+        if not await self.bot.guard.write(session, "finish", write, again=lambda: self._finish(session)):
+            # Over, and recorded as soon as the database takes it (bot.session.guarded): the
+            # final board says so meanwhile (once, not at every retry); Play again comes with
+            # the record.
+            if interaction is not None or not session.result_waits:
+                session.result_waits = True
+                final.content = t(session.locale, RECORD_WAITS)
+                await self._publish(session, final, interaction)
+            return
+        await self._publish(session, with_play_again(final, session.game_key, session.locale), interaction)
+
+    async def end(self, session: Session, by: str, interaction: discord.Interaction | None = None) -> bool:
+        """End a lobby or a running game early; a game is recorded as abandoned. False: the
+        database did not take it yet, and it ends by itself once it does."""
+        if session.status == PLAYING and session.engine is not None and session.engine.is_over:
+            await self._finish(session, interaction)  # over already: its result stands
+            return not self.bot.guard.pending(session)
+        status = session.status
+
+        async def write() -> None:
+            if status == PLAYING:
+                await record(self, session, "abandoned", None)
+            await self._forget(session)
+
+        if not await self.bot.guard.write(session, "end", write, again=lambda: self.end(session, by)):
+            return False
         locale = session.locale  # public: the session's language
         text = t(
             locale, "Game ended by {name}. It is recorded as abandoned: standings do not change.", name=by
         )
-        if session.status == LOBBY:
+        if status == LOBBY:
             text = t(locale, "Lobby cancelled by {name}.", name=by)
         title = t(locale, "{game} — ended", game=game_title(locale, self.title))
         await self._publish(session, closed_board(title, text), interaction)
+        return True
+
+    async def drop(self, session: Session, why: str) -> None:
+        """The game's channel is gone, or the bot left its server: the game ends as abandoned
+        (a lobby just closes), with nothing to show and nobody to tell but the log, once."""
+        async with session.lock:
+            if self.bot.sessions.get(session.channel_id) is session:
+                await self._drop(session, why)
+
+    async def _drop(self, session: Session, why: str) -> None:
+        self.timers.cancel(session)  # at once: no idle turn is played in a channel nobody sees
+        self.bot.publishers.drop(session.channel_id)  # and no board is sent there
+        status = session.status
+        # A game over before its channel went (its record waiting on the database) keeps its
+        # result; one still in play has none: abandoned, rating nobody.
+        result = session.engine.result() if session.engine is not None and session.engine.is_over else None
+
+        async def write() -> None:
+            if status == PLAYING:
+                await record(self, session, "finished" if result else "abandoned", result)
+            await self.bot.storage.delete_session(session.guild_id, session.channel_id)
+            self.bot.sessions.remove(session)
+
+        if await self.bot.guard.write(session, "drop", write, again=lambda: self._drop(session, why)):
+            what = "lobby closed" if status == LOBBY else "game ended as abandoned"
+            log.info("%s: %s, %s", describe(session), why, "finished game recorded" if result else what)
 
     async def _forget(self, session: Session) -> None:
         await self.bot.storage.delete_session(session.guild_id, session.channel_id)
@@ -494,7 +550,12 @@ class GameCog(Lobby, commands.GroupCog):
 
     # ------------------------------------------------------------------ saving and timers
 
-    async def _save(self, session: Session) -> None:
+    async def _save(self, session: Session) -> bool:
+        """Save the session, through the guard: False when the database did not take it, and
+        the save waits for a retry (``bot.session.guarded``)."""
+        return await self.bot.guard.write(session, SAVE, lambda: self._store(session))
+
+    async def _store(self, session: Session) -> None:
         self._plan_computers(session)  # saved with the state they follow from
         started = time.perf_counter()
         await save_session(self.bot.storage, session, now_ms())

@@ -29,6 +29,7 @@ class Host(Protocol):
     metrics: Metrics
     languages: ServerLanguages  # each server's /settings language
     game_cogs: Mapping[str, Any]  # the games this bot runs, by id (each a Table)
+    guard: Any  # every write a game makes, kept and retried when the database fails (bot.session.guarded)
     http: Any  # discord.py's HTTP client: role changes, a followup built by hand
     _connection: Any  # discord.py's connection state, for that followup
 
@@ -45,6 +46,8 @@ class Host(Protocol):
     def get_user(self, id: int, /) -> discord.User | None: ...
 
     async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None) -> Any: ...
 
@@ -78,7 +81,9 @@ class Table(Protocol):
 
     def _plan_computers(self, session: Session) -> None: ...
 
-    async def _save(self, session: Session) -> None: ...
+    async def _save(self, session: Session) -> bool: ...
+
+    async def drop(self, session: Session, why: str) -> None: ...
 
     async def _after_change(
         self,

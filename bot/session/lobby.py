@@ -24,6 +24,11 @@ from bot.session.publisher import release
 from bot.session.rematch import invitation
 from bot.session.sessions import LOBBY, PLAYING, ChannelBusy, Session
 
+# An ending the database did not take yet (said by bot.session.gamecog too).
+ENDING_WAITS = N_(
+    "I could not save that just now (the database is unavailable): it happens by itself as soon "
+    "as the database is back."
+)
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
@@ -266,6 +271,12 @@ class Lobby:
     async def _close(
         self, session: Session, text: str, interaction: discord.Interaction | None = None
     ) -> None:
-        await self._forget(session)
+        closing = self.bot.guard.write(
+            session, "close", lambda: self._forget(session), again=lambda: self._close(session, text)
+        )
+        if not await closing:
+            if interaction is not None:  # the Cancel press: told it waits, never left unanswered
+                await reply_private(interaction, t(private_locale(interaction), ENDING_WAITS))
+            return
         title = t(session.locale, "{game} — lobby closed", game=game_title(session.locale, self.title))
         await self._publish(session, closed_board(title, text), interaction)

@@ -33,6 +33,7 @@ from bot.glue.answer import edit_board, edit_message
 from bot.glue.board import Board
 from bot.glue.components import bind
 from bot.i18n import t
+from bot.session import gone
 from bot.session.sessions import PLAYING, Session
 
 if TYPE_CHECKING:
@@ -321,6 +322,8 @@ class Publisher:
         self._sent = None
         if self.waiting is None:
             self.shown = None
+        if self._publishers.gone(self.session, error):
+            return
         if faults.forbidden(error):
             if self._lost_permissions:
                 return
@@ -372,6 +375,7 @@ class Publishers:
     def __init__(self, bot: Host) -> None:
         self._bot = bot
         self._by_channel: dict[int, Publisher] = {}
+        self._dropping: set[asyncio.Task[None]] = set()  # games being dropped: held till done
 
     def of(self, session: Session, save: Callable[[Session], Awaitable[None]]) -> Publisher:
         current = self._by_channel.get(session.channel_id)
@@ -417,6 +421,25 @@ class Publishers:
 
     def channel(self, session: Session) -> discord.PartialMessageable:
         return self._bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+
+    def gone(self, session: Session, error: discord.HTTPException) -> bool:
+        """Whether Discord refused the board because its channel is gone for the bot: the game
+        is then dropped (``bot.session.gone``), in a task of its own, since it takes the lock."""
+        why = gone.refused_for_good(self._bot, session, error)
+        if why is None:
+            return False
+        task = asyncio.get_running_loop().create_task(gone.drop(self._bot, session, why))
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
+        return True
+
+    def drop(self, channel_id: int) -> None:
+        """The channel is gone: its board's edits still waiting are dropped, nothing is sent."""
+        publisher = self._by_channel.pop(channel_id, None)
+        if publisher is not None:
+            publisher.waiting = None
+            if publisher._task is not None:
+                publisher._task.cancel()
 
     def close(self) -> None:
         """The process stops: edits still waiting are dropped (a restored game draws its board

@@ -24,7 +24,7 @@ from typing import Any
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
 from bot.i18n.catalogues import catalogue_locale
-from bot.storage import LogRows, SavedSession, Storage
+from bot.storage import LogGap, LogRows, SavedSession, Storage
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -98,9 +98,8 @@ class Session:
     # How many of the engine's log entries are stored as rows (0 for a session restored from a
     # state saved whole: its next save stores them all).
     logged: int = field(default=0, repr=False, compare=False)
-    # How often recording this finished game failed (the database was down): the next try waits
-    # longer (``SessionTimers.finish_later``). Not saved: a restart tries at once.
-    finish_tries: int = field(default=0, repr=False, compare=False)
+    # The final board says the result waits for the database (bot.session.guarded). Not saved.
+    result_waits: bool = field(default=False, repr=False, compare=False)
 
     @functools.cached_property
     def tag(self) -> str:
@@ -210,9 +209,15 @@ class Session:
 
 
 async def save(storage: Storage, session: Session, now: int) -> None:
-    """The session's state and its log's new entries, in one transaction."""
+    """The session's state and its log's new entries, in one transaction; the whole log again if
+    the database lost rows it had taken (``LogGap``: a server crash)."""
     state, log = session.to_save()
-    await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+    try:
+        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+    except LogGap:
+        session.logged = 0
+        state, log = session.to_save()
+        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
     session.logged = 0 if log is None else log.end
 
 

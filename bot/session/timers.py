@@ -22,21 +22,21 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-import discord
-
 from bot.engine import Event, IllegalAction
 from bot.glue.clock import now_ms
 from bot.i18n import duration, t
-from bot.session import computers
-from bot.session.sessions import LOBBY, PLAYING, Session
+from bot.session import computers, gone
+from bot.session.guarded import describe
+from bot.session.sessions import LOBBY, Session
 
 if TYPE_CHECKING:
     from bot.session.host import Table
 
 log = logging.getLogger(__name__)
 
-FINISH_RETRY_S = 5.0  # a finished game's record failed: tried again this long after...
-FINISH_RETRY_MAX_S = 300.0  # ...doubling each time, up to this
+# A timer whose step failed (a bug: the database's faults never reach here) is set again no
+# sooner than this, so a step that keeps failing is logged every few seconds, not in a loop.
+FAILED_STEP_RETRY_MS = 5_000
 
 
 class Alarm:
@@ -71,10 +71,12 @@ class SessionTimers:
     def __init__(self, cog: Table) -> None:
         self.cog = cog
 
-    def arm(self, session: Session) -> None:
-        """Wait for the session's next instant, if it has one; an alarm already set for that
-        instant is left as it is."""
+    def arm(self, session: Session, *, not_before: int | None = None) -> None:
+        """Wait for the session's next instant, if it has one (``not_before`` at the earliest);
+        an alarm already set for that instant is left as it is."""
         deadline = self.next_instant(session)
+        if deadline is not None and not_before is not None:
+            deadline = max(deadline, not_before)
         alarm = session.timer
         if alarm is not None:
             if alarm.deadline == deadline and alarm.pending():
@@ -108,29 +110,11 @@ class SessionTimers:
         return min((d for d in moves if d is not None), default=None)
 
     def restore(self, session: Session) -> None:
-        """Re-arm a session brought back after a restart (a game first catches up: ``_resume``)."""
-        if session.status != PLAYING:
-            self.arm(session)
-            return
+        """Re-arm a session brought back after a restart, once the bot is ready and has seen that
+        its channel is still there (``_resume``)."""
         alarm = Alarm(None)  # cancelled like any other, should the game end before it runs
         alarm.task = asyncio.get_running_loop().create_task(self._resume(session))
         session.timer = alarm
-
-    def finish_later(self, session: Session) -> None:
-        """A finished game whose record failed: try again after a pause, longer each time (at
-        most ``FINISH_RETRY_MAX_S``), until it is recorded or the process stops."""
-        self.cancel(session)
-        session.finish_tries += 1
-        pause = min(FINISH_RETRY_S * 2 ** (session.finish_tries - 1), FINISH_RETRY_MAX_S)
-        alarm = Alarm(None)
-        alarm.task = asyncio.get_running_loop().create_task(self._finish_after(session, pause))
-        session.timer = alarm
-
-    async def _finish_after(self, session: Session, pause: float) -> None:
-        await asyncio.sleep(pause)
-        async with session.lock:
-            if self.cog._alive(session, PLAYING) and session.engine is not None and session.engine.is_over:
-                await self.cog._finish(session)
 
     def _fire(self, session: Session, alarm: Alarm) -> None:
         if session.timer is alarm:
@@ -140,15 +124,27 @@ class SessionTimers:
     async def _resume(self, session: Session) -> None:
         """A restored game goes on: computer moves and deadlines due meanwhile happen, the board
         is drawn again (an edit may have been waiting when the process stopped) and the timer is
-        set; a game stopped between its last action and its recording is finished."""
+        set; a game stopped between its last action and its recording is finished. A game whose
+        channel went while the bot was away ends as abandoned instead (``bot.session.gone``)."""
         cog = self.cog
         await cog.bot.wait_until_ready()
+        why = await gone.missing(cog.bot, session)
+        if why is not None:
+            await cog.drop(session, why)
+            return
         async with session.lock:
-            if cog._alive(session, PLAYING):
-                assert session.engine is not None
-                now = now_ms()
+            if not cog._alive(session, session.status):
+                return
+            if session.status == LOBBY:
+                self.arm(session)
+                return
+            assert session.engine is not None
+            now = now_ms()
+            try:
                 events = [] if session.engine.is_over else computers_act(session, now)
                 await cog._after_change(session, events + session.engine.advance(now))
+            except Exception:
+                self._failed(session, now)
 
     async def _run(self, session: Session, deadline: int) -> None:
         cog = self.cog
@@ -158,30 +154,39 @@ class SessionTimers:
                 return
             # The timer may fire a hair early on a coarse clock; the deadline is what was due.
             now = max(now_ms(), deadline)
-            if session.status == LOBBY:
-                if session.lobby_deadline is not None and now >= session.lobby_deadline:
-                    idle = duration(session.locale, cog.lobby_idle_ms(session.options))
-                    text = t(
-                        session.locale, "This lobby closed itself after {idle} without activity.", idle=idle
-                    )
-                    await cog._close(session, text)
-                else:
-                    self.arm(session)
-                return
-            assert session.engine is not None
-            events = computers_act(session, now)
-            events += session.engine.advance(now)
-            if not events and session.engine.next_deadline() == deadline:
-                # An engine that does not consume its own deadline would wake us forever.
-                log.error("%s engine in channel %s kept deadline %s", cog.kind, session.channel_id, deadline)
-                return
-            # Redraw even without events: a passing deadline (a grace period ending) can change
-            # what the board offers.
             try:
-                await cog._after_change(session, events)
-            except discord.HTTPException:
-                # The state is saved and the next timer set; the board heals at the next redraw.
-                log.exception("board of channel %s not redrawn after a timer", session.channel_id)
+                await self._act(session, deadline, now)
+            except Exception:
+                self._failed(session, now)
+
+    def _failed(self, session: Session, now: int) -> None:
+        """A timer's step failed: logged with its game, and the clock set again, so the game is
+        never left without one (the database's faults are kept by ``bot.session.guarded`` and
+        never reach here; a board Discord refused heals at the next redraw)."""
+        log.exception("%s: its timer's step failed; the timer is set again", describe(session))
+        if self.cog._alive(session, session.status):
+            self.arm(session, not_before=now + FAILED_STEP_RETRY_MS)
+
+    async def _act(self, session: Session, deadline: int, now: int) -> None:
+        cog = self.cog
+        if session.status == LOBBY:
+            if session.lobby_deadline is not None and now >= session.lobby_deadline:
+                idle = duration(session.locale, cog.lobby_idle_ms(session.options))
+                text = t(session.locale, "This lobby closed itself after {idle} without activity.", idle=idle)
+                await cog._close(session, text)
+            else:
+                self.arm(session)
+            return
+        assert session.engine is not None
+        events = computers_act(session, now)
+        events += session.engine.advance(now)
+        if not events and session.engine.next_deadline() == deadline:
+            # An engine that does not consume its own deadline would wake us forever.
+            log.error("%s engine in channel %s kept deadline %s", cog.kind, session.channel_id, deadline)
+            return
+        # Redraw even without events: a passing deadline (a grace period ending) can change
+        # what the board offers.
+        await cog._after_change(session, events)
 
 
 def computers_act(session: Session, now: int) -> list[Event]:

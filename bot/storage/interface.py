@@ -32,6 +32,14 @@ def redacted(url: str) -> str:
     return f"{address}?{'&'.join(kept)}" if kept else address
 
 
+class LogGap(Exception):
+    """A save's log rows follow rows the database no longer has (a server crash lost their commit):
+    nothing was written, and the whole log must be saved again."""
+
+    def __init__(self, key: str, start: int) -> None:
+        super().__init__(f"the log of game {key} lacks rows before {start}")
+
+
 class StorageUnavailable(RuntimeError):
     """The database cannot be opened; the message says which one (never its password) and why."""
 

@@ -19,6 +19,7 @@ from bot.storage.interface import (
     GameRecord,
     GuildSettings,
     KindStats,
+    LogGap,
     LogRows,
     MemberRating,
     PastGame,
@@ -166,12 +167,25 @@ SAVE_SESSION = UPSERT_SESSION.replace("$6, $7", "NULL, 0")
 # The state and a press's new log rows in one statement, so one round trip and one transaction:
 # $8 says the game's log starts here (rows an earlier game in the channel left go), $9 the first
 # row's position, $10 the rows. A row already there (a save retried) is the same entry again.
+# Commits do not wait for the disk (SERVER_SETTINGS), so a server crash loses the last few hundred
+# milliseconds of saves, rows included, though the bot saw them succeed; the row before $9 is then
+# missing and nothing is written ("whole" is false): the caller saves the whole log again
+# (``LogGap``), else the next state would count rows the server no longer has. A crash loses a
+# suffix of the log (the WAL is sequential), so that one row stands for all before it.
 SAVE_SESSION_AND_LOG = (
-    f"WITH saved AS ({UPSERT_SESSION}), "
-    "dropped AS (DELETE FROM session_log WHERE $8 AND channel_id = $1 AND game_key <> $6) "
-    "INSERT INTO session_log (game_key, position, guild_id, channel_id, entry) "
+    "WITH ok AS (SELECT $9::int = 0 OR EXISTS (SELECT 1 FROM session_log "
+    "WHERE game_key = $6 AND position = $9::int - 1) AS whole), "
+    "saved AS (INSERT INTO sessions (channel_id, guild_id, kind, state, updated_at, game_key, log_rows) "
+    "SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::bigint, $6::text, $7::int "
+    "WHERE (SELECT whole FROM ok) ON CONFLICT (channel_id) DO UPDATE SET guild_id=excluded.guild_id, "
+    "kind=excluded.kind, state=excluded.state, updated_at=excluded.updated_at, "
+    "game_key=excluded.game_key, log_rows=excluded.log_rows), "
+    "dropped AS (DELETE FROM session_log WHERE $8 AND channel_id = $1 AND game_key <> $6 "
+    "AND (SELECT whole FROM ok)), "
+    "logged AS (INSERT INTO session_log (game_key, position, guild_id, channel_id, entry) "
     "SELECT $6, $9 + n - 1, $2, $1, entry FROM unnest($10::text[]) WITH ORDINALITY AS t(entry, n) "
-    "ON CONFLICT (game_key, position) DO UPDATE SET entry = excluded.entry"
+    "WHERE (SELECT whole FROM ok) ON CONFLICT (game_key, position) DO UPDATE SET entry = excluded.entry) "
+    "SELECT whole FROM ok"
 )
 SAVED_SESSIONS = "SELECT s.state, s.game_key FROM sessions s{where} ORDER BY s.channel_id"
 # Only the rows the saved state counts, in order.
@@ -292,7 +306,7 @@ class PostgresStorage(Storage):
             await self._pool.execute(SAVE_SESSION, channel_id, guild_id, kind, text, now)
             return
         entries = [orjson.dumps(entry, option=JSON_OPTIONS).decode() for entry in log.rows]
-        await self._pool.execute(
+        whole = await self._pool.fetchval(
             SAVE_SESSION_AND_LOG,
             channel_id,
             guild_id,
@@ -305,6 +319,8 @@ class PostgresStorage(Storage):
             log.start,
             entries,
         )
+        if not whole:
+            raise LogGap(log.key, log.start)
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

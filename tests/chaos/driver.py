@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from chaos.database import DatabaseChaos
 from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
@@ -29,6 +30,7 @@ from bot.games import registry
 from bot.glue import faults
 from bot.glue.components import bind
 from bot.session import lobby
+from bot.session.guarded import database_fault
 from bot.session.sessions import PLAYING
 from bot.session.timers import SessionTimers
 
@@ -128,6 +130,8 @@ class Chaos:
     computers: bool | None = None  # None: odd seeds seat computers
     requests: collections.Counter[str] = field(default_factory=collections.Counter)
     answered_faults: set[int] = field(default_factory=set)  # ids of errors the bot answered
+    database: DatabaseChaos | None = None  # the database's faults (tests/chaos/database.py)
+    gone: str = ""  # what the coda did: "channel deleted" or "bot removed"
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"chaos:{self.kind}:{self.seed}")
@@ -140,6 +144,8 @@ class Chaos:
             self.computers = self.seed % 2 == 1
         self.members = self.world.members[:5]
         self.tap = LogTap()
+        if self.database is None:
+            self.database = DatabaseChaos(self.kind, self.seed, "sqlite")
 
     # ------------------------------------------------------------------ the world as it is
 
@@ -171,20 +177,30 @@ class Chaos:
         # The game's seed and salt from the run's seed: the same run deals the same cards.
         lobby_secrets = lobby.secrets
         lobby.secrets = SeededSecrets(self.rng.getrandbits(64))  # type: ignore[assignment]
+        database = self.database
+        assert database is not None
         try:
+            database.tap(self.bot.storage)
             await self._open()
             for step in range(self.steps):
                 if self.session is None:
                     break
                 self._lift_outages(step)
+                await database.step(step, self.bot)
                 await self._step(step)
             await self._drain()
+            await self._check_end()
+            self._check_pings()
+            self._check_secrets()
+            self._check_notices()
+            await self._gone_coda()
         finally:
             router._check_faults = original
             _dpy_internals.is_intentional_wait_wakeup = wakeup
             lobby.secrets = lobby_secrets  # type: ignore[assignment]
             logging.getLogger().removeHandler(self.tap)
-        await self._check_end()
+            await database.lift()  # a stopped server runs again for the tests after this one
+        self._check_errors()
 
     def _watch_faults(self, original: Callable[..., None]) -> Callable[..., None]:
         def check(backend: Any, method: str, path: str) -> None:
@@ -205,11 +221,11 @@ class Chaos:
         options = COMPUTER_OPTIONS if self.computers else OPTIONS
         await host.slash(self.channel, f"{self.kind} new", **options.get(self.kind, {}))
         for member in others:
-            await member.click(self.world.board(), label="Join")
+            await member.click(self.channel.last_message, label="Join")
         for _ in range(COMPUTERS if self.computers else 0):
-            await host.click(self.world.board(), label="Add computer")
+            await host.click(self.channel.last_message, label="Add computer")
         self.session.options.update(ENGINE_OPTIONS.get(self.kind, {}))
-        await host.click(self.world.board(), label="Start")
+        await host.click(self.channel.last_message, label="Start")
         assert self.session is not None and self.session.status == PLAYING
         self.game_key = self.session.game_key
 
@@ -239,7 +255,9 @@ class Chaos:
             # Faults meant for the old process's requests are dropped: discord.py would wait out
             # a 429 at login, which SimCord's transport does not.
             self._clear_faults()
+            await self.database.lift()  # else the new process could not load its games
             await self.restart()
+            self.database.tap(self.bot.storage)
             self.counts["restarts"] += 1
 
     def _someone_to_play(self) -> Any:
@@ -269,14 +287,18 @@ class Chaos:
             return
         control = self.rng.choice(controls)
         target = to_discord_message(self.env, message)
-        if control["type"] == 3:
-            options = control.get("options", [])
-            if not options:
-                return
-            value = self.rng.choice(options)["value"]
-            result = await member.select(target, [value], custom_id=control["custom_id"])
-        else:
-            result = await member.click(target, custom_id=control["custom_id"])
+        self.database.phase = "press"
+        try:
+            if control["type"] == 3:
+                options = control.get("options", [])
+                if not options:
+                    return
+                value = self.rng.choice(options)["value"]
+                result = await member.select(target, [value], custom_id=control["custom_id"])
+            else:
+                result = await member.click(target, custom_id=control["custom_id"])
+        finally:
+            self.database.phase = "timer"
         self._answered(result, "press")
 
     @staticmethod
@@ -304,15 +326,21 @@ class Chaos:
         # answered as Discord's fault (``GameBot.answer_fault``): those are no bug of the bot.
         for error in self.env.errors_since(cursor):
             original = getattr(error, "original", error)
-            if faults.discords_fault(original) or faults.forbidden(original):
+            if faults.discords_fault(original) or faults.forbidden(original) or database_fault(original):
                 self.answered_faults.add(id(error))
-                self.counts["commands Discord failed, answered"] += 1
+                self.counts["commands Discord failed, answered"] += not database_fault(original)
 
     def _answered(self, result: Any, what: str) -> None:
         """A press or command is answered, or refused privately; unanswered only when Discord
         refused the answer itself or never delivered the press (the gateway was down)."""
         self.counts["presses"] += 1
         interaction = result._interaction
+        texts = [f.content or "" for f in result.followups if f.ephemeral]
+        if result.response is not None and result.response.ephemeral:
+            texts.append(result.response.content or "")
+        untrue = self.database.check_answer(texts, self.bot, self.session)
+        if untrue is not None:
+            self.failures.append(untrue)
         if result.acknowledged:
             response = result.response
             if response is not None and response.ephemeral:
@@ -403,6 +431,9 @@ class Chaos:
         self._clear_faults()
         await self.env.advance_time(6)
         self.counts["checkpoints"] += 1
+        if self.bot.metrics.stuck():
+            self.counts["stuck games"] += 1
+            self.failures.append("a game's timer is more than a minute past its instant")
         if self._board_matches():
             return
         if self._controls(self.board()):
@@ -439,13 +470,20 @@ class Chaos:
         """Faults lifted, the members play on (a press every few seconds, on the board only) and
         the game's timers run: it must end within an hour of virtual time."""
         self._clear_faults()
+        await self.database.lift()
         for _ in range(1200):
             if self.session is None:
                 return
             await self._press(self.board(), self._someone_to_play())
             await self.env.advance_time(3)
         self.counts["stuck games"] += 1
-        self.failures.append("the game neither finished nor ended by its timers")
+        session = self.session
+        waits = self.bot.guard.waiting.get(session.channel_id) if session is not None else None
+        over = session is not None and session.engine is not None and session.engine.is_over
+        self.failures.append(
+            f"the game neither finished nor ended by its timers (over: {over}, waiting on the "
+            f"database: {waits.what if waits else None}, timer: {getattr(session.timer, 'deadline', None)})"
+        )
 
     async def _check_end(self) -> None:
         storage = self.bot.storage
@@ -453,6 +491,8 @@ class Chaos:
         self.counts["recorded"] = recorded
         if recorded != 1 or await storage.past_game(self.world.guild.id, self.game_key or "") is None:
             self.failures.append(f"{recorded} records of the game, not 1")
+
+    def _check_errors(self) -> None:
         errors = [r for r in self.tap.records if r.levelno >= logging.ERROR]
         unhandled = [e for e in self.env.errors if id(e) not in self.answered_faults]
         self.counts["unhandled"] = len(unhandled) + len(errors)
@@ -460,9 +500,55 @@ class Chaos:
             self.failures.append(f"logged error: {record.getMessage()}")
         for error in unhandled:
             self.failures.append(f"unhandled: {error!r}")
-        self._check_pings()
-        self._check_secrets()
-        self._check_notices()
+
+    async def _gone_coda(self) -> None:
+        """Channel deletion and the bot's removal join the chaos: a second game, in a channel of
+        its own, is played for a few steps, then its channel is deleted (even seeds) or the bot
+        removed from the server (odd seeds). It must end as abandoned, recorded once, its save
+        and timers gone, one log line, and nothing sent to the channel afterwards."""
+        rng = random.Random(f"chaos-gone:{self.kind}:{self.seed}")
+        guild = self.world.guild
+        self.channel = guild.create_text_channel(f"doomed-{self.seed}")
+        computers, self.computers = self.computers, False  # four members here; the summary tells the run
+        await self._open()
+        self.computers = computers
+        key = self.game_key or ""
+        for _ in range(rng.randint(3, 12)):
+            if self.session is None:
+                break
+            await self._press(self.board(), self._someone_to_play())
+            await self.env.advance_time(rng.uniform(0.5, 8))
+        channel = self.channel.id
+        in_play = self.session is not None  # a short game may be over already: then it stays finished
+        said_by = logging.getLogger("bot.session.gamecog")
+        level = said_by.level
+        said_by.setLevel(logging.INFO)  # the one line saying the game ended
+        if self.seed % 2 == 0:
+            self.gone = "channel deleted"
+            self.env.backend.delete_channel(channel)
+        else:
+            self.gone = "bot removed"
+            self.env.backend.remove_guild(guild.id)
+        await self.env.settle()
+        since = len(self.env.backend.http_requests)
+        await self.env.advance_time(600)  # a drop the database failed is retried meanwhile
+        said_by.setLevel(level)
+        storage = self.bot.storage
+        sent = sum(1 for r in self.env.backend.http_requests[since:] if f"/channels/{channel}/" in r.path)
+        saved = [s for s in await storage.load_sessions() if s.state["channel_id"] == channel]
+        [host] = [s for s in await storage.stats(guild.id, self.members[0].id) if s.kind == self.kind]
+        said = [
+            r for r in self.tap.records if "ended as abandoned" in r.getMessage() and key in r.getMessage()
+        ]
+        self.counts["abandoned"] = host.abandoned
+        self.counts["left behind"] = len(saved) + (self.bot.sessions.get(channel) is not None)
+        if host.abandoned != in_play or await storage.past_game(guild.id, key) is None:
+            self.failures.append(f"{self.gone}: {host.abandoned} abandoned records, not {int(in_play)}")
+        if self.counts["left behind"] or sent or len(said) != in_play:
+            self.failures.append(
+                f"{self.gone}: {self.counts['left behind']} left behind, {sent} requests after, "
+                f"{len(said)} log lines"
+            )
 
     def _check_pings(self) -> None:
         """Turn pings under faults: none left in the channel once the game is over (but one whose
@@ -527,6 +613,8 @@ class Chaos:
             f"{c['commands Discord failed, answered']} commands Discord failed answered; "
             f"{c['unhandled']} unhandled, {c['stuck games']} stuck, {c['recorded']} recorded, "
             f"{c['stale boards']} stale boards in {c['checkpoints']} checks, {c['secrets leaked']} secrets leaked"
+            f"; {self.database.summary() if self.database else 'no database faults'}; gone: {self.gone}, "
+            f"{c['abandoned']} abandoned, {c['left behind']} left behind"
         )
 
 

@@ -28,10 +28,10 @@ def test_a_bad_token_gives_one_line_and_a_failing_status(monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setattr("bot.app.config.load_dotenv", lambda: None)
 
-    def refuse(self, token, **kwargs):
+    async def refuse(self, token, **kwargs):
         raise discord.LoginFailure("Improper token has been passed.")
 
-    monkeypatch.setattr("bot.app.client.GameBot.run", refuse)
+    monkeypatch.setattr("bot.app.client.GameBot.start", refuse)
     monkeypatch.setattr("discord.utils.setup_logging", lambda **kwargs: None)  # keep pytest's streams
     assert cli.main([]) == 1
     err = capsys.readouterr().err.strip()

@@ -234,8 +234,11 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     monkeypatch.setattr(storage, "record_game", flaky)
     tapped = await alice.click(world.board(), label="Tap")  # the game is over; its record fails
     assert tapped.acknowledged
-    assert "finished but not recorded" in caplog.text
+    assert "the database failed on its finish (OperationalError: database is locked)" in caplog.text
     assert simcord_env.bot.sessions.get(world.channel.id) is not None  # kept until recorded
+    # The channel is told the game is over and its result waits; Play again comes with it.
+    assert "Saving its result waits for the database" in world.board().content
+    assert not world.board().components
     assert await storage.game_count(world.guild.id, "tap") == 0
     await simcord_env.advance_time(6)  # fails again: the next try waits 10 s
     assert await storage.game_count(world.guild.id, "tap") == 0
@@ -243,6 +246,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert "Winner" in world.board().embeds[0].fields[-1].value
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
     assert not simcord_env.errors
 
 

@@ -112,7 +112,7 @@ async def test_the_health_line_tells_open_games_presses_and_lag(world, simcord_e
     assert line.startswith(
         "health: 1 open (tap 1); 4 presses in 60 s (0.07/s), 1 refused, 0 late, 0 too late to take;"
     )
-    assert line.endswith("loop lag max 4.0 ms, last 4.0 ms")
+    assert line.endswith("loop lag max 4.0 ms, last 4.0 ms; database up, 0 waiting on it, 0 stuck")
     # Each line counts what happened since the one before.
     assert "0 presses" in metrics.health_line(60.0)
 
@@ -128,3 +128,35 @@ async def test_without_an_endpoint_the_health_line_is_logged_every_period(world,
     else:
         pytest.fail("no health line")
     assert simcord_env.bot.metrics.port is None
+
+
+async def test_the_endpoint_shows_the_database_failing_games_waiting_on_it_and_none_stuck(world, simcord_env):
+    from test_database_faults import Outage
+
+    await start_tap(world)
+    outage = Outage(simcord_env.bot.storage, "save_session")
+    await world.members[0].click(world.board(), label="Tap")  # its save fails and waits
+    samples = scrape(simcord_env.bot.metrics.port)
+    assert value(samples, "partycards_database_up") == 0
+    assert value(samples, "partycards_database_faults_total") == 1
+    assert value(samples, "partycards_games_waiting_on_database") == 1
+    assert value(samples, "partycards_games_stuck") == 0
+    outage.end()
+    await simcord_env.advance_time(6)
+    samples = scrape(simcord_env.bot.metrics.port)
+    assert value(samples, "partycards_database_up") == 1
+    assert value(samples, "partycards_games_waiting_on_database") == 0
+
+
+def test_a_game_whose_timer_is_a_minute_past_its_instant_counts_as_stuck():
+    from types import SimpleNamespace
+
+    from bot.ops.metrics import STUCK_AFTER_MS, stuck_games
+
+    def game(due: int | None) -> SimpleNamespace:
+        return SimpleNamespace(timer=SimpleNamespace(deadline=due))
+
+    now = 10_000_000
+    sessions = [game(now - STUCK_AFTER_MS - 1), game(now - 5_000), game(now + 30_000), game(None)]
+    sessions.append(SimpleNamespace(timer=None))
+    assert stuck_games(sessions, now) == 1

@@ -1,0 +1,181 @@
+"""The database failing under a game (issue 30): a press's, a timer's, a finish's and a clean-up's
+write meets "database is locked" or an I/O error. Nothing is stuck, nothing is silent: the move
+stands and its presser is told the truth, the clock goes on, the write is retried from one place
+(``bot.session.guarded``) until the database is back, and a finished game is recorded once."""
+
+from __future__ import annotations
+
+import collections
+import logging
+import sqlite3
+
+from test_sessions import scores, start_tap
+
+from bot.session.guarded import RETRY_MAX_S
+
+
+class Outage:
+    """The bot's database failing on the named writes: every call while ``down`` (or only the
+    next ``times``), with SQLite's own error."""
+
+    def __init__(self, storage, *names: str, times: int | None = None, error: str = "database is locked"):
+        self.down = True
+        self.left = times
+        self.error = error
+        self.hits: collections.Counter[str] = collections.Counter()
+        for name in names:
+            setattr(storage, name, self._failing(name, getattr(storage, name)))
+
+    def _failing(self, name, real):
+        async def call(*args, **kwargs):
+            if self.down and (self.left is None or self.left > 0):
+                if self.left is not None:
+                    self.left -= 1
+                self.hits[name] += 1
+                raise sqlite3.OperationalError(self.error)
+            return await real(*args, **kwargs)
+
+        return call
+
+    def end(self) -> None:
+        self.down = False
+
+
+async def failing_tap(world, target: int, *writes: str, **outage) -> Outage:
+    """alice and bob start a Tap game to ``target`` taps; then the database fails on ``writes``."""
+    await start_tap(world, target=target)
+    return Outage(world.env.bot.storage, *writes, **outage)
+
+
+def told(result) -> list[str]:
+    """Everything the presser was told privately: the answer and its followups."""
+    texts = [result.response.content] if result.response is not None and result.response.ephemeral else []
+    return texts + [f.content or "" for f in result.followups if f.ephemeral]
+
+
+async def saved_engine(env, channel_id: int) -> dict:
+    for saved in await env.bot.storage.load_sessions():
+        if saved.state["channel_id"] == channel_id:
+            return saved.state["engine"]
+    raise AssertionError("no saved session")
+
+
+async def test_a_timer_whose_save_fails_keeps_the_game_s_clock_and_saves_once_the_database_is_back(
+    world, simcord_env, caplog
+):
+    caplog.set_level(logging.INFO)
+    outage = await failing_tap(world, 5, "save_session", error="disk I/O error")
+    await simcord_env.advance_time(31)  # alice's turn passes; its save fails
+    assert "Turn 1: **bob**" in world.board().embeds[0].description
+    await simcord_env.advance_time(31)  # the clock was set again all the same: bob's passes too
+    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    lines = [r.getMessage() for r in caplog.records if "the database failed" in r.getMessage()]
+    assert len(lines) == 1 and "(tap)" in lines[0] and "disk I/O error" in lines[0]  # once per game
+    assert simcord_env.bot.guard.waiting and simcord_env.bot.metrics.stuck() == 0
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    live = simcord_env.bot.sessions.get(world.channel.id).engine.to_json()["turn"]
+    assert live >= 4 and (await saved_engine(simcord_env, world.channel.id))["turn"] == live
+    assert not simcord_env.bot.guard.waiting and simcord_env.bot.guard.database_ok
+    assert any("went through" in r.getMessage() for r in caplog.records)
+    assert not simcord_env.errors
+
+
+async def test_a_finished_game_whose_clean_up_fails_after_its_record_is_closed_by_a_retry(
+    world, simcord_env, caplog
+):
+    alice = world.members[0]
+    await failing_tap(world, 1, "delete_session", times=1)
+    storage = simcord_env.bot.storage
+    tapped = await alice.click(world.board(), label="Tap")  # recorded; the clean-up fails
+    assert tapped.acknowledged and not any("went wrong" in text for text in told(tapped))
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert "failed on its finish" in caplog.text
+    assert "Saving its result waits for the database" in world.board().content
+    await simcord_env.advance_time(6)  # the retry: recorded already, so only cleaned up
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert await storage.load_sessions() == []
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    await alice.slash(world.channel, "tap new")  # the channel is free again
+    assert world.board().embeds[0].title == "Tap — lobby"
+    assert not simcord_env.errors
+
+
+async def test_a_press_whose_save_fails_counts_and_its_presser_is_told_so(world, simcord_env, restart_bot):
+    alice, bob = world.members[:2]
+    outage = await failing_tap(world, 5, "save_session")
+    tapped = await alice.click(world.board(), label="Tap")
+    assert scores(world) == "alice: 1\nbob: 0"  # the move stands, on the board
+    texts = told(tapped)
+    assert any(text.startswith("Your move counts: the board shows it.") for text in texts)
+    assert "Your secret number is" in " ".join(texts)
+    assert not any("try again" in text or "went wrong" in text for text in texts)
+    again = await alice.click(world.board(), label="Tap")  # not her turn now: the engine says so
+    assert told(again) == ["It is not your turn."]
+    await bob.click(world.board(), label="Tap")  # the game goes on meanwhile
+    assert scores(world) == "alice: 1\nbob: 1"
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 1]
+    await restart_bot()
+    await simcord_env.settle()
+    assert scores(world) == "alice: 1\nbob: 1"
+    assert not simcord_env.errors
+
+
+async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_is_back(world, simcord_env):
+    alice = world.members[0]
+    outage = await failing_tap(world, 5, "record_game")
+    storage = simcord_env.bot.storage
+    ended = await alice.slash(world.channel, "end")
+    assert "it happens by itself as soon as the database is back" in ended.response.content
+    assert simcord_env.bot.sessions.get(world.channel.id) is not None
+    outage.end()
+    await simcord_env.advance_time(6)
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert "recorded as abandoned" in world.board().embeds[0].description
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert not simcord_env.errors
+
+
+async def test_a_database_down_for_long_is_retried_at_most_a_minute_apart_and_the_game_plays_on(
+    world, simcord_env, caplog
+):
+    outage = await failing_tap(world, 50, "save_session")
+    for _ in range(10):
+        await simcord_env.advance_time(31)  # every turn passes on time, unsaved
+    assert "Turn 10: **alice**" in world.board().embeds[0].description
+    assert "still waiting for the database" in caplog.text
+    tries = outage.hits["save_session"]
+    await simcord_env.advance_time(2 * RETRY_MAX_S)
+    assert 1 <= outage.hits["save_session"] - tries <= 3
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert (await saved_engine(simcord_env, world.channel.id))["turn"] >= 10
+    assert not simcord_env.bot.guard.waiting
+    assert not simcord_env.errors
+
+
+async def test_a_stop_tries_the_writes_still_waiting_once_more(world, simcord_env):
+    alice = world.members[0]
+    outage = await failing_tap(world, 5, "save_session")
+    await alice.click(world.board(), label="Tap")  # waits on the database
+    outage.end()
+    assert await simcord_env.bot.guard.flush() == 0  # what GameBot.close does first
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 0]
+    assert not simcord_env.errors
+
+
+async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcord_env):
+    alice = world.members[0]
+    outage = await failing_tap(world, 1, "record_game")
+    storage = simcord_env.bot.storage
+    await alice.click(world.board(), label="Tap")  # over; its record waits
+    await alice.slash(world.channel, "board")  # posts the board again, which saves the session
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not simcord_env.errors
