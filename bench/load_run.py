@@ -477,14 +477,16 @@ class LoadRun:
         chained = bucket.on_done
 
         def release(done: Bucket) -> None:
+            # Read before the chained callback, which lets go of the record (see ``_emit``).
+            panel = done.record.message_id if done.record is not None else None
             if chained is not None:
                 chained(done)
             table.busy = False
             gap = self.rng.uniform(*HUMAN_GAP_S)
             follow = getattr(table, "follow_up", None)
             nxt = follow(press) if follow is not None else None
-            if nxt is not None and done.record is not None and done.record.message_id is not None:
-                table.state["panel"] = done.record.message_id
+            if nxt is not None and panel is not None:
+                table.state["panel"] = panel
                 due = REAL_MONOTONIC() + gap
                 loop = asyncio.get_running_loop()
                 loop.call_at(loop.time() + gap, self._send_follow, table, nxt, due)
