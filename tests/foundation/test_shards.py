@@ -24,6 +24,11 @@ from bot.storage import SavedSession, Shards
 
 SHARDS = 2
 SETTLE_S = 1.0
+# Real processes each have their own modules; these threads share one interpreter's, and
+# discord.py executes an extension's module afresh into ``sys.modules`` for every bot that loads
+# it. Two bots loading at once could each meet the other's module half executed ("cannot import
+# name 'option_name' from 'cogs.general'", seen once in a serial run), so they load one at a time.
+LOADING_COGS = threading.Lock()
 
 
 class BotProcess:
@@ -55,7 +60,15 @@ class BotProcess:
             shard_count=SHARDS,
             shard_ids=(self.shard,),
         )
-        return create_bot(config, games=[TAP])
+        bot = create_bot(config, games=[TAP])
+        load_cogs = bot.load_cogs
+
+        async def one_at_a_time() -> None:
+            with LOADING_COGS:  # blocks only this thread's loop; the other bot's goes on
+                await load_cogs()
+
+        bot.load_cogs = one_at_a_time  # type: ignore[method-assign]
+        return bot
 
     async def run(self, script: Callable[[BotProcess], Awaitable[Any]]) -> Any:
         """Run ``script(self)`` on this process's loop, on its SimCord clock."""
