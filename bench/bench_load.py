@@ -321,7 +321,7 @@ async def one_round(
             f"{args.games} {args.game} games, offered {args.rate:g} presses/s for {args.seconds:g} s"
         )
         gc_before = {gen: len(spans) for gen, spans in run.gc.by_gen.items()}
-        profiler = StageProfiler() if args.profile else None
+        profiler = StageProfiler(run.meter) if args.profile else None
         if profiler is not None:
             profiler.start()
         await run.offer(args.rate, args.seconds)

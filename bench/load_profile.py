@@ -114,7 +114,9 @@ class StageProfiler:
 
     PERIOD_S = 0.001
 
-    def __init__(self) -> None:
+    def __init__(self, meter: Any = None) -> None:
+        self.meter = meter  # the CPU meter, to say which of its columns each sample was charged to
+        self.metered: collections.Counter[tuple[str, str, str]] = collections.Counter()
         self.cpu: collections.Counter[tuple[str, str]] = collections.Counter()
         self.samples = 0
         self.leaves: collections.Counter[str] = collections.Counter()  # in presses, by function
@@ -149,6 +151,9 @@ class StageProfiler:
                 context = "rest"
             frame = frame.f_back
         self.cpu[(context, stage or LOOP)] += spent
+        if self.meter is not None and self.meter.stack:
+            bucket, column = self.meter.stack[-1]
+            self.metered[(bucket.kind, column, stage or LOOP)] += spent
         if context == "press" and leaf is not None:
             code = leaf.f_code
             where = code.co_filename.rsplit("/", 2)
@@ -180,6 +185,13 @@ class StageProfiler:
         if ack_ms:
             line += f"; a bare acknowledge (same run, not sampled): {ack_ms:.3f} ms"
         lines.append(line)
+        if self.metered:
+            lines.append("  what the meter charged to a game press's bot column, by sampled stage (ms per game press):")
+            charged = [(v, st) for (kind, col, st), v in self.metered.items() if kind == "press" and col == "bot"]
+            for spent, stage in sorted(charged, reverse=True):
+                if spent * 1000 / presses >= 0.0005:
+                    lines.append(f"    {spent * 1000 / presses:.3f}  {stage}")
+            lines.append(f"    {sum(v for v, _ in charged) * 1000 / presses:.3f}  in all (a mean)")
         lines.append("  the functions a press was in when sampled (innermost frame), ms per game press:")
         for where, spent in self.leaves.most_common(15):
             lines.append(f"    {spent * 1000 / presses:.3f}  {where}")
