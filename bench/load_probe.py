@@ -395,6 +395,10 @@ class StackSampler:
 
     def stop(self) -> None:
         self.sampler.on_beat = None
+        # Ignored first: a signal already due runs the handler between two bytecodes of this very
+        # method, and a handler that re-armed the timer after the default action came back killed
+        # the bench (SIGALRM's default is to end the process).
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
