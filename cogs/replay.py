@@ -34,7 +34,7 @@ from bot.community.replay_share import (
     record_filename,
 )
 from bot.glue.clock import now_ms
-from bot.glue.components import make_view
+from bot.glue.components import PressedOnce, make_view
 from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.session.gamecog import reply_private
 from bot.storage import StoredGame
@@ -174,6 +174,7 @@ async def download(interaction: discord.Interaction, key: str) -> None:
 
 
 class ReplayButton(
+    PressedOnce,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"rp:{KEY}:(?P<step>\d{{1,6}}):(?P<which>[a-z0-9]+)",
 ):
@@ -200,7 +201,9 @@ class ReplayButton(
             await reply_private(interaction, _sorry(interaction))
 
 
-class PostButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{KEY}:(?P<step>\d{{1,6}})"):
+class PostButton(
+    PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{KEY}:(?P<step>\d{{1,6}})"
+):
     """On a private page: post this step in the channel (a player of the game only)."""
 
     def __init__(self, key: str, step: int, *, locale: str = DEFAULT) -> None:
@@ -222,7 +225,7 @@ class PostButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rpost:{K
             await reply_private(interaction, _sorry(interaction))
 
 
-class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rfile:{KEY}"):
+class DownloadButton(PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=rf"rfile:{KEY}"):
     """On a private page: the game's record as a file (a player of the game only)."""
 
     def __init__(self, key: str, *, locale: str = DEFAULT) -> None:
@@ -244,7 +247,9 @@ class DownloadButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rfil
             await reply_private(interaction, _sorry(interaction))
 
 
-class WatchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rwatch:{KEY}:(?P<step>\d{{1,6}})"):
+class WatchButton(
+    PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=rf"rwatch:{KEY}:(?P<step>\d{{1,6}})"
+):
     """On a posted replay: opens it privately, at the posted step, for whoever presses."""
 
     def __init__(self, key: str, step: int, *, locale: str = DEFAULT) -> None:

@@ -19,7 +19,7 @@ from bot.community import champions
 from bot.community.ratings import MIN_RATED_GAMES, described
 from bot.glue.board import GAME_COLOUR
 from bot.glue.clock import now_ms
-from bot.glue.components import make_view
+from bot.glue.components import PressedOnce, make_view
 from bot.i18n import (
     DEFAULT,
     N_,
@@ -100,6 +100,7 @@ def _can_manage(interaction: discord.Interaction) -> bool:
 
 
 class ConfirmButton(
+    PressedOnce,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cf:(?P<what>season|reset|forget|cancel):(?P<user>\d+)(?::(?P<arg>.+))?",
 ):

@@ -19,10 +19,10 @@ from discord.ext import commands
 from bot.app.config import Config
 from bot.games import registry
 from bot.games.registry import GameDescriptor
-from bot.glue import faults
+from bot.glue import faults, interactions
 from bot.glue.components import Press, press_of
 from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
-from bot.ops.gc_tuning import tune_garbage_collector
+from bot.ops.gc_tuning import release_garbage_collector, tune_garbage_collector
 from bot.ops.metrics import Metrics
 from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private
@@ -75,6 +75,7 @@ class GameBot(commands.AutoShardedBot):
         # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (a game that
         # reads what members write: an emoji-only Mime); the edits are dropped unread.
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
+        interactions.install()  # no interaction left in a cycle once answered (bot.ops.gc_tuning)
         self.config = config
         self.sessions = SessionRegistry()
         self.publishers = Publishers(self)
@@ -181,6 +182,7 @@ class GameBot(commands.AutoShardedBot):
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
+        release_garbage_collector()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         press = press_of(interaction)

@@ -172,6 +172,29 @@ class GameSelect(discord.ui.Select):
         self.unbound_id = self.custom_id
 
 
+class PressedOnce:
+    """Mixed into a ``DynamicItem``: for each press discord.py builds a view of the whole message
+    around it, every item pointing back at that view, a cycle that outlives the press until the
+    collector's full pass (which may have frozen it: ``bot.ops.gc_tuning``). Emptied once the
+    press is answered, the view goes with its last reference."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        press = cls.__dict__.get("callback")
+        if press is None:
+            return
+
+        @functools.wraps(press)
+        async def callback(self: Any, interaction: discord.Interaction) -> None:
+            try:
+                await press(self, interaction)
+            finally:
+                if self.view is not None:
+                    self.view.clear_items()
+
+        cls.callback = callback  # type: ignore[attr-defined]
+
+
 # What a board's or a panel's components are made of.
 Component = discord.ui.Item[Any] | GameButton
 

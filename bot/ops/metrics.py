@@ -20,6 +20,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.glue.clock import now_ms, snowflake_ms
+from bot.ops.gc_tuning import frozen_objects
 
 if TYPE_CHECKING:
     import discord
@@ -61,6 +62,18 @@ class _OpenGames(Collector):
         for (kind, status), count in sorted(open_games(self._sessions).items()):
             family.add_metric([kind, status], count)
         yield family
+
+
+class _Collector(Collector):
+    """What the garbage collector no longer walks (``bot.ops.gc_tuning``), counted when scraped:
+    it grows with open games and falls back as they end; growth with none open would be a leak."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        yield GaugeMetricFamily(
+            "partycards_gc_frozen_objects",
+            "Objects frozen out of the garbage collector's walks (start-up, and survivors of full collections)",
+            value=frozen_objects(),
+        )
 
 
 class _Database(Collector):
@@ -147,6 +160,7 @@ class Metrics:
         )
         r.register(_OpenGames(sessions))
         r.register(_Database(self, guard))
+        r.register(_Collector())
         # Plain tallies for the health line, which reports what happened since the last one.
         self.press_count = 0
         self.refused_count = 0

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.glue.board import JOIN, Board
+from bot.glue.components import PressedOnce
 from bot.glue.replies import is_moderator, reply_private
 from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.session.sessions import LOBBY
@@ -35,7 +36,9 @@ log = logging.getLogger(__name__)
 PLAY_AGAIN = N_("Play again")
 
 
-class PlayAgainButton(discord.ui.DynamicItem[discord.ui.Button], template=r"again:(?P<key>[0-9a-f]{1,64})"):
+class PlayAgainButton(
+    PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=r"again:(?P<key>[0-9a-f]{1,64})"
+):
     """In the final board's language; rebuilt from its custom id for a press, where the label
     plays no part."""
 
