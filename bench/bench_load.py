@@ -200,17 +200,24 @@ def picture_caches() -> tuple[int, str]:
 def memory_point(
     run: LoadRun, *, trim: bool = False, games: int = 0, base: dict | None = None, breakdown: bool = False
 ) -> dict:
-    run.collect()  # frees the garbage and prunes SimCord's store
-    # Timed apart, on what is left: the pruner's own walk of SimCord's store is not the
-    # collector's, and the walk of the live objects is what every full collection costs.
+    # The bot freezes what survives each full collection (bot.ops.gc_tuning), so a full collection
+    # costs what was made and kept since the last one. Timed first, as the bot's collector would
+    # make it at this point (after SimCord's store is pruned: SimCord's garbage is not the bot's).
+    run.pruner.tick(ids=True)
+    walked = len(gc.get_objects())
     started, cpu = time.perf_counter(), time.thread_time()
     gc.collect()
     collect_ms = (time.perf_counter() - started) * 1000
     collect_cpu_ms = (time.thread_time() - cpu) * 1000  # on a shared machine, wall time waits too
+    # Then every object handed back (start-up's too) for the census, and a full collection with
+    # nothing frozen timed: what every full collection cost before the bot froze its survivors.
+    gc.unfreeze()
+    run.pruner.tick(ids=True)
     simcord_objects: set[int] = set()
     point: dict[str, Any] = {
         "collect_ms": collect_ms,
         "collect_cpu_ms": collect_cpu_ms,
+        "walked": walked,
         "rss": rss_mb(),
         "store": run.pruner.store_size(simcord_objects),
         "blocks": sys.getallocatedblocks(),
@@ -235,6 +242,10 @@ def memory_point(
         if type(o) is types.FunctionType and id(o) not in simcord_objects
     )
     del tracked
+    started, cpu = time.perf_counter(), time.thread_time()
+    gc.collect()  # walks everything, then freezes it all again (the bot's collector hook)
+    point["collect_all_ms"] = (time.perf_counter() - started) * 1000
+    point["collect_all_cpu_ms"] = (time.thread_time() - cpu) * 1000
     sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:
         point["save"] = statistics.median(sizes)
@@ -385,6 +396,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
             for gen, spans in sorted(gc_spans.items())
         },
         "full_gc_ms": [round(opened["collect_cpu_ms"], 1), round(loaded["collect_cpu_ms"], 1)],
+        "full_gc_all_ms": [round(opened["collect_all_cpu_ms"], 1), round(loaded["collect_all_cpu_ms"], 1)],
         "rss_mb": [round(opened["rss"], 1), round(loaded["rss"], 1)],
         "machine": machine_line(log),
     }

@@ -9,9 +9,10 @@ Each run is ``bench_load.py`` in a process of its own (a run's memory and collec
 carry into the next), and prints a ``summary`` line; this gathers them into one Markdown table:
 the bot's CPU per game press (the loop thread; then with the pictures' thread added) beside a
 bare acknowledge's in the same run, the garbage collector's passes by generation during the
-measured phase (count, longest), a full collection's CPU with every game open and after the load,
-and RSS. Each row also says how much of the machine other programs took: on a shared machine
-only ratios within a row compare.
+measured phase (count, longest), the CPU of the collector's next full collection with every game
+open and after the load (what survived the last one is frozen: ``bot.ops.gc_tuning``) beside a
+full collection's with nothing frozen (start-up's objects included), and RSS. Each row also says
+how much of the machine other programs took: on a shared machine only ratios within a row compare.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def row(s: dict) -> str:
     return (
         f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_pictures_ms']:.2f} ms "
         f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_pictures_ms'] / s['ack_ms']:.1f}× "
-        f"| {gc or 'none'} | {s['full_gc_ms'][0]:.0f} / {s['full_gc_ms'][1]:.0f} ms "
+        f"| {gc or 'none'} | {s['full_gc_ms'][0]:.1f} / {s['full_gc_ms'][1]:.1f} ms "
+        f"| {s['full_gc_all_ms'][0]:.0f} / {s['full_gc_all_ms'][1]:.0f} ms "
         f"| {s['rss_mb'][0]:.0f} / {s['rss_mb'][1]:.0f} MB | {s['machine']} |"
     )
 
@@ -53,10 +55,11 @@ def main() -> None:
     args = parser.parse_args()
     print(
         "| game | open games | bot CPU per press, median: loop / with pictures | bare ack | ratio "
-        "(target ≤ 2×) | collections in the phase | full collection CPU: open / after load "
+        "(target ≤ 2×) | collections in the phase | the next full collection's CPU: open / after load "
+        "| a full collection with nothing frozen "
         "| RSS: open / after load | the machine |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for games in (int(n) for n in args.games.split(",")):
         for game in args.game.split(","):
             print(row(run(game, games, args.rate, args.seconds)), flush=True)

@@ -259,9 +259,11 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
         print(line)
         total, theirs = point["tracked"]
         print(
-            f"    a full collection walked {total:,} objects ({theirs:,} of them SimCord's store or the "
-            f"bench's records) in {point['collect_ms']:.0f} ms, {point.get('collect_cpu_ms', 0):.0f} ms of CPU "
-            f"(a second gc.collect() on an idle loop); "
+            f"    the collector's next full collection walked {point['walked']:,} objects in "
+            f"{point['collect_ms']:.1f} ms, {point['collect_cpu_ms']:.1f} ms of CPU (what survived the "
+            f"last one is frozen: bot.ops.gc_tuning); with nothing frozen, {total:,} objects ({theirs:,} "
+            f"of them SimCord's store or the bench's records, start-up's included) in "
+            f"{point['collect_all_ms']:.0f} ms, {point['collect_all_cpu_ms']:.0f} ms of CPU; "
             f"the bench's records {point['bench'] / 2**20:.1f} MB"
         )
         owners = point.get("owners")

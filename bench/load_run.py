@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import gc
 import heapq
 import random
 import time
@@ -538,6 +537,3 @@ class LoadRun:
                 await asyncio.wait_for(asyncio.shield(task), 30)
         await self.drain()
 
-    def collect(self) -> None:
-        gc.collect()
-        self.pruner.tick(ids=True)
