@@ -266,6 +266,12 @@ def print_memory(points: list[tuple[str, dict[str, Any]]], games: int) -> None:
             f"{point['collect_all_ms']:.0f} ms, {point['collect_all_cpu_ms']:.0f} ms of CPU; "
             f"the bench's records {point['bench'] / 2**20:.1f} MB"
         )
+        freed, ours, top = point["frozen_garbage"]
+        print(
+            f"    frozen, then died in a cycle (found by the collection with nothing frozen): {freed:,} "
+            f"objects, {ours:,} of them the bot's or discord.py's"
+            + (f" ({', '.join(f'{k} {n}' for k, n in top)})" if top else "")
+        )
         owners = point.get("owners")
         if owners is not None:
             first = base["owners"] or {}
