@@ -257,6 +257,11 @@ def memory_point(
     )
     point["frozen_garbage"] = (len(gc.garbage), sum(ours.values()), ours.most_common(4))
     gc.garbage.clear()
+    # That collection left the collector believing every object is a survivor it just walked, and
+    # Python waits for a quarter as many new ones before its next full pass, which would then be
+    # long. One more pass (everything frozen: it walks nothing) puts it back where the bot's own
+    # collections keep it.
+    gc.collect()
     sizes = [len(orjson.dumps(s.to_save()[0])) for s in run.bot.sessions]  # without its log rows
     if sizes:
         point["save"] = statistics.median(sizes)
