@@ -57,6 +57,7 @@ class GameBot(commands.AutoShardedBot):
     process restores and times only the games of guilds on its own shards."""
 
     def __init__(self, config: Config, games: Sequence[str | GameDescriptor] | None = None) -> None:
+        interactions.install()  # no cycle, no pressed message parsed unread (bot.glue.interactions)
         intents = discord.Intents.default()
         # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
         intents.message_content = True
@@ -75,7 +76,6 @@ class GameBot(commands.AutoShardedBot):
         # would parse into a full Message each time. The intent stays for MESSAGE_CREATE (a game that
         # reads what members write: an emoji-only Mime); the edits are dropped unread.
         self._connection.parsers.pop("MESSAGE_UPDATE", None)
-        interactions.install()  # no interaction left in a cycle once answered (bot.ops.gc_tuning)
         self.config = config
         self.sessions = SessionRegistry()
         self.publishers = Publishers(self)
@@ -247,7 +247,7 @@ class GameBot(commands.AutoShardedBot):
                     ),
                 )
             cog = self.game_cogs[session.kind]
-            on_board = interaction.message is not None and interaction.message.id == session.board_message_id
+            on_board = interactions.message_id(interaction) == session.board_message_id
             if not on_board and not press.game:
                 # Sent before game marks existed: the board message binds such a press to its
                 # game (each game posts its own), nothing else does.

@@ -30,6 +30,7 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.glue.components import Component
+from bot.glue.interactions import message_id
 
 
 class Rows:
@@ -76,8 +77,9 @@ async def edit_board(
     if interaction.response.is_done():
         raise discord.InteractionResponded(interaction)
     state = interaction._state
-    if interaction.message is not None:
-        state.prevent_view_updates_for(interaction.message.id)
+    pressed = message_id(interaction)
+    if pressed is not None:
+        state.prevent_view_updates_for(pressed)
     params = interaction_message_response_params(
         type=InteractionResponseType.message_update.value,
         content=content,

@@ -1,6 +1,6 @@
-"""Interactions that die by reference counting: no reference cycle between an interaction and its
-``response``.
+"""Interactions as the bot needs them: no reference cycle, and no message parsed that nobody reads.
 
+**No cycle.**
 discord.py caches ``Interaction.response`` on the interaction, and the response points back to
 its interaction: every interaction the bot answers is a reference cycle, which only the garbage
 collector's full pass can free once the interaction has lived long enough to be promoted. The bot
@@ -15,8 +15,16 @@ refused (``InteractionResponded``) and every other use behave as discord.py's ow
 ``tests/foundation/test_frozen_leaks.py`` plays games with everything frozen mid-press and finds
 none of the bot's or discord.py's objects left in cycles.
 
-The class is swapped in where discord.py makes interactions (``discord.state``); it adds one slot
-and overrides one property, so discord.py's own code runs unchanged.
+**The pressed message, parsed only if read.** A button press carries the whole message it was on
+(a board: its embed, fields and every button), and discord.py parses it into a ``Message`` for
+every press; the bot reads only its id and whether it is ephemeral (``message_id``,
+``on_ephemeral``). The payload is kept and parsed on first use of ``interaction.message``. For the
+same reason discord.py's view store is not asked about a game press: game buttons are routed by
+custom id (``GameBot.on_interaction``) and no view or ``DynamicItem`` of discord.py's answers to a
+game id (``GAME_IDS``), yet the store's lookup reads the message.
+
+The classes are swapped in where discord.py makes interactions and view stores (``discord.state``);
+discord.py's own code runs unchanged.
 """
 
 from __future__ import annotations
@@ -26,6 +34,11 @@ from typing import Any
 import discord
 import discord.state
 from discord.interactions import InteractionResponse
+from discord.message import Message
+from discord.ui.view import ViewStore
+
+GAME_IDS = ("pc:", "ps:")  # the custom ids of game buttons and selects (bot.glue.components)
+EPHEMERAL = 1 << 6  # a message's flags
 
 
 class _Response(InteractionResponse):
@@ -46,11 +59,30 @@ class _Response(InteractionResponse):
 
 
 class AcyclicInteraction(discord.Interaction):
-    __slots__ = ("_answered_as",)
+    __slots__ = ("_answered_as", "_message", "_raw_message")
 
     def __init__(self, *, data: Any, state: Any) -> None:
         self._answered_as = None
+        self._message: Message | None = None
+        self._raw_message: dict[str, Any] | None = None
         super().__init__(data=data, state=state)
+
+    def _from_data(self, data: Any) -> None:
+        raw = data.get("message")
+        super()._from_data({key: value for key, value in data.items() if key != "message"} if raw else data)
+        self._raw_message = raw
+
+    @property  # type: ignore[override]
+    def message(self) -> Message | None:
+        if self._message is None and self._raw_message is not None:
+            self._message = Message(state=self._state, channel=self.channel, data=self._raw_message)  # type: ignore[arg-type]
+        return self._message
+
+    @message.setter
+    def message(self, value: Message | None) -> None:
+        self._message = value
+        if value is not None:
+            self._raw_message = None
 
     @property  # type: ignore[override]
     def response(self) -> InteractionResponse:
@@ -64,6 +96,32 @@ class AcyclicInteraction(discord.Interaction):
         return message
 
 
+class GameBlindViewStore(ViewStore):
+    """discord.py's view store, which leaves game presses to the bot."""
+
+    def dispatch_view(self, component_type: int, custom_id: str, interaction: Any) -> None:
+        if not custom_id.startswith(GAME_IDS):
+            super().dispatch_view(component_type, custom_id, interaction)
+
+
+def message_id(interaction: discord.Interaction) -> int | None:
+    """The id of the message a component was on, without parsing the message."""
+    raw = getattr(interaction, "_raw_message", None)
+    if raw is not None:
+        return int(raw["id"])
+    return interaction.message.id if interaction.message is not None else None
+
+
+def on_ephemeral(interaction: discord.Interaction) -> bool:
+    """Whether the pressed message is ephemeral (a private panel), without parsing the message."""
+    raw = getattr(interaction, "_raw_message", None)
+    if raw is not None:
+        return bool(int(raw.get("flags", 0)) & EPHEMERAL)
+    return interaction.message is not None and interaction.message.flags.ephemeral
+
+
 def install() -> None:
-    """Every interaction discord.py makes from now on is an ``AcyclicInteraction``."""
+    """From now on, every interaction and view store discord.py makes is one of these (a client
+    made before keeps its view store)."""
     discord.state.Interaction = AcyclicInteraction  # type: ignore[attr-defined, misc]
+    discord.state.ViewStore = GameBlindViewStore  # type: ignore[attr-defined, misc]

@@ -24,6 +24,7 @@ from bot.glue.answer import send_private
 from bot.glue.board import Board, closed_board, game_title
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
+from bot.glue.interactions import message_id, on_ephemeral
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
@@ -243,15 +244,14 @@ class GameCog(Lobby, commands.GroupCog):
 
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
-        message = interaction.message
-        return message is not None and message.flags.ephemeral and press.name in self.panel_presses
+        return on_ephemeral(interaction) and press.name in self.panel_presses
 
     @staticmethod
     def _from_panel(session: Session, interaction: discord.Interaction) -> bool:
         """Whether an accepted press came from a panel: presses on any other message than the
         board are refused before they get here (``bot.app.client.GameBot.route_press``)."""
-        message = interaction.message
-        return message is not None and message.id != session.board_message_id
+        pressed = message_id(interaction)
+        return pressed is not None and pressed != session.board_message_id
 
     def _alive(self, session: Session, status: str) -> bool:
         return self.bot.sessions.get(session.channel_id) is session and session.status == status

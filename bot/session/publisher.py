@@ -32,6 +32,7 @@ from bot.glue import faults
 from bot.glue.answer import edit_board, edit_message
 from bot.glue.board import Board
 from bot.glue.components import bind
+from bot.glue.interactions import message_id
 from bot.i18n import t
 from bot.session import gone
 from bot.session.sessions import PLAYING, Session
@@ -161,11 +162,11 @@ class Publisher:
         self._sent = (message_id, picture_key(board))
 
     def _from_board(self, interaction: discord.Interaction) -> bool:
-        message = interaction.message
+        pressed = message_id(interaction)
         return (
             not interaction.response.is_done()
-            and message is not None
-            and message.id == self.session.board_message_id
+            and pressed is not None
+            and pressed == self.session.board_message_id
         )
 
     def _unchanged(self, board: Board) -> bool:
