@@ -356,12 +356,16 @@ async def one_round(
         if profiler is not None:
             profiler.stop()
         log = run.end()
-        args.phase = (log, {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.by_gen.items()})
+        args.phase = (
+            log,
+            {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.by_gen.items()},
+            {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.cpu_by_gen.items()},
+        )
         print_phase(log, games=args.games, stack_of=run.stacks.stacks_for, gc_of=run.gc.overlapping)
         if profiler is not None:
             presses = sum(1 for k in log.kind if k == GAME)
             acks = [cpu for cpu, k in zip(log.bot, log.kind, strict=True) if k == ACK]
-            print(profiler.report(presses, statistics.median(acks) * 1000 if acks else None))
+            print(profiler.report(presses, statistics.median(acks) * 1000 if acks else None, len(acks)))
 
     steps = []
     for rate in args.ramp:
@@ -392,7 +396,7 @@ async def one_round(
 def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[str, Any]:
     """The run in one line (``bench_table.py`` gathers these into one table): the measured phase
     of the first round, and memory with every game open and after the load."""
-    log, gc_spans = args.phase
+    log, gc_spans, gc_cpu = args.phase
 
     def median(values: list[float]) -> float:
         return statistics.median(values) * 1000 if values else float("nan")
@@ -410,6 +414,9 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
             for gen, spans in sorted(gc_spans.items())
+        },
+        "gc_cpu": {
+            f"gen{gen}": round(max(spans, default=0.0) * 1000, 1) for gen, spans in sorted(gc_cpu.items())
         },
         "full_gc_ms": [round(opened["collect_cpu_ms"], 1), round(loaded["collect_cpu_ms"], 1)],
         "full_gc_all_ms": [round(opened["collect_all_cpu_ms"], 1), round(loaded["collect_all_cpu_ms"], 1)],

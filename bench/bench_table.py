@@ -9,7 +9,7 @@ Each run is ``bench_load.py`` in a process of its own (a run's memory and collec
 carry into the next), and prints a ``summary`` line; this gathers them into one Markdown table:
 the bot's CPU per game press (the loop thread; then with the pictures' thread added) beside a
 bare acknowledge's in the same run, the garbage collector's passes by generation during the
-measured phase (count, longest), the CPU of the collector's next full collection with every game
+measured phase (count, longest wall time and CPU), the CPU of the collector's next full collection with every game
 open and after the load (what survived the last one is frozen: ``bot.ops.gc_tuning``) beside a
 full collection's with nothing frozen (start-up's objects included), and RSS. Each row also says
 how much of the machine other programs took: on a shared machine only ratios within a row compare.
@@ -36,7 +36,12 @@ def run(game: str, games: int, rate: float, seconds: float) -> dict:
 
 
 def row(s: dict) -> str:
-    gc = ", ".join(f"{gen} {n}× ≤ {worst:.0f} ms" for gen, (n, worst) in s["gc"].items() if n)
+    cpu = s.get("gc_cpu", {})
+    gc = ", ".join(
+        f"{gen} {n}× ≤ {worst:.0f} ms ({cpu.get(gen, worst):.0f} ms CPU)"
+        for gen, (n, worst) in s["gc"].items()
+        if n
+    )
     return (
         f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_pictures_ms']:.2f} ms "
         f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_pictures_ms'] / s['ack_ms']:.1f}× "

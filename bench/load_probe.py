@@ -264,19 +264,23 @@ def timed_to_thread(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class GcTimes:
-    """Every garbage collection: generation, wall duration, start."""
+    """Every garbage collection: generation, wall duration (and the loop thread's CPU), start."""
 
     def __init__(self) -> None:
         self.started: float | None = None
+        self.started_cpu = 0.0
         self.by_gen: dict[int, list[float]] = collections.defaultdict(list)
+        self.cpu_by_gen: dict[int, list[float]] = collections.defaultdict(list)
         self.long: list[tuple[float, float, int]] = []  # (start, seconds, generation) over 2 ms
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self.started = perf()
+            self.started_cpu = thread_time()
         elif self.started is not None:
             spent = perf() - self.started
             self.by_gen[info["generation"]].append(spent)
+            self.cpu_by_gen[info["generation"]].append(thread_time() - self.started_cpu)
             if spent > 0.002:
                 self.long.append((self.started, spent, info["generation"]))
             self.started = None

@@ -117,6 +117,9 @@ class StageProfiler:
     def __init__(self, meter: Any = None) -> None:
         self.meter = meter  # the CPU meter, to say which of its columns each sample was charged to
         self.metered: collections.Counter[tuple[str, str, str]] = collections.Counter()
+        self.misplaced: collections.Counter[str] = (
+            collections.Counter()
+        )  # SimCord's or the bench's, metered as the bot's
         self.cpu: collections.Counter[tuple[str, str]] = collections.Counter()
         self.samples = 0
         self.leaves: collections.Counter[str] = collections.Counter()  # in presses, by function
@@ -154,13 +157,37 @@ class StageProfiler:
         if self.meter is not None and self.meter.stack:
             bucket, column = self.meter.stack[-1]
             self.metered[(bucket.kind, column, stage or LOOP)] += spent
+            if bucket.kind == "press" and column == "bot" and stage in (SIMCORD, BENCH) and leaf is not None:
+                code = leaf.f_code
+                where = code.co_filename.rsplit("/", 2)
+                self.misplaced[f"{'/'.join(where[-2:])}:{code.co_name}"] += spent
         if context == "press" and leaf is not None:
             code = leaf.f_code
             where = code.co_filename.rsplit("/", 2)
             self.leaves[f"{'/'.join(where[-2:])}:{code.co_name} [{stage or LOOP}]"] += spent
         self.samples += 1
 
-    def report(self, presses: int, ack_ms: float | None) -> str:
+    def _own_ratio(self, presses: int, acks: int) -> str:
+        """The meter's bot column of a game press and of a bare acknowledge, each without what the
+        samples say was SimCord's or the bench's own: the same ratio, Discord's side taken out."""
+
+        def own(kind: str) -> tuple[float, float]:
+            column = [(st, v) for (k, col, st), v in self.metered.items() if k == kind and col == "bot"]
+            return sum(v for _, v in column), sum(v for st, v in column if st not in (SIMCORD, BENCH))
+
+        press_all, press_own = own("press")
+        ack_all, ack_own = own("ack")
+        if not acks or not ack_own:
+            return "  (no bare acknowledge sampled)"
+        p_all, p_own = press_all * 1000 / presses, press_own * 1000 / presses
+        a_all, a_own = ack_all * 1000 / acks, ack_own * 1000 / acks
+        return (
+            f"  sampled means of the meter's bot column: a game press {p_all:.3f} ms, a bare acknowledge "
+            f"{a_all:.3f} ms ({p_all / a_all:.1f}×); without SimCord's and the bench's own: "
+            f"{p_own:.3f} / {a_own:.3f} ms ({p_own / a_own:.1f}×; {acks} acknowledges)"
+        )
+
+    def report(self, presses: int, ack_ms: float | None, acks: int = 0) -> str:
         """Milliseconds of loop-thread CPU per game press, by stage, in presses and in timers."""
         if not presses:
             return "no game presses to profile"
@@ -186,12 +213,19 @@ class StageProfiler:
             line += f"; a bare acknowledge (same run, not sampled): {ack_ms:.3f} ms"
         lines.append(line)
         if self.metered:
-            lines.append("  what the meter charged to a game press's bot column, by sampled stage (ms per game press):")
-            charged = [(v, st) for (kind, col, st), v in self.metered.items() if kind == "press" and col == "bot"]
+            lines.append(
+                "  what the meter charged to a game press's bot column, by sampled stage (ms per game press):"
+            )
+            charged = [
+                (v, st) for (kind, col, st), v in self.metered.items() if kind == "press" and col == "bot"
+            ]
             for spent, stage in sorted(charged, reverse=True):
                 if spent * 1000 / presses >= 0.0005:
                     lines.append(f"    {spent * 1000 / presses:.3f}  {stage}")
             lines.append(f"    {sum(v for v, _ in charged) * 1000 / presses:.3f}  in all (a mean)")
+            for where, spent in self.misplaced.most_common(6):
+                lines.append(f"      of SimCord's or the bench's: {spent * 1000 / presses:.3f}  {where}")
+            lines.append(self._own_ratio(presses, acks))
         lines.append("  the functions a press was in when sampled (innermost frame), ms per game press:")
         for where, spent in self.leaves.most_common(15):
             lines.append(f"    {spent * 1000 / presses:.3f}  {where}")

@@ -536,4 +536,3 @@ class LoadRun:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(task), 30)
         await self.drain()
-
