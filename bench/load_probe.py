@@ -177,6 +177,9 @@ class TimedCoro(Coroutine[Any, Any, Any]):
         try:
             return method(*args)
         finally:
+            # An exception thrown in (``throw``) would be held by this frame's locals, and this
+            # frame by that exception's traceback: a cycle, kept by the bot's frozen collector.
+            args = ()
             self.meter.leave()
             spent = perf() - started
             bucket.steps += 1
@@ -189,7 +192,10 @@ class TimedCoro(Coroutine[Any, Any, Any]):
         return self._step(self.coro.send, value)
 
     def throw(self, *args: Any) -> Any:
-        return self._step(self.coro.throw, *args)
+        try:
+            return self._step(self.coro.throw, *args)
+        finally:
+            args = ()  # as in ``_step``
 
     def close(self) -> None:
         self.coro.close()
@@ -271,16 +277,21 @@ class GcTimes:
         self.started_cpu = 0.0
         self.by_gen: dict[int, list[float]] = collections.defaultdict(list)
         self.cpu_by_gen: dict[int, list[float]] = collections.defaultdict(list)
+        self.freed: collections.Counter[int] = collections.Counter()  # objects freed, by generation
+        self.walks: list[int] = []  # objects each full collection walked
         self.long: list[tuple[float, float, int]] = []  # (start, seconds, generation) over 2 ms
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
+            if info["generation"] == 2:  # counted before the pass is timed
+                self.walks.append(sum(len(gc.get_objects(g)) for g in range(3)))
             self.started = perf()
             self.started_cpu = thread_time()
         elif self.started is not None:
             spent = perf() - self.started
             self.by_gen[info["generation"]].append(spent)
             self.cpu_by_gen[info["generation"]].append(thread_time() - self.started_cpu)
+            self.freed[info["generation"]] += info["collected"]
             if spent > 0.002:
                 self.long.append((self.started, spent, info["generation"]))
             self.started = None

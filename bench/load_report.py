@@ -165,12 +165,18 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         print(f"  longest single task step {ms(seconds)}: {label}")
     gc_lines = []
     for gen in sorted(log.after["gc"]):
-        n1, total1, worst = log.after["gc"][gen]
-        n0, total0, _ = log.before["gc"].get(gen, (0, 0.0, 0.0))
+        n1, total1, worst, freed1 = log.after["gc"][gen]
+        n0, total0, _, freed0 = log.before["gc"].get(gen, (0, 0.0, 0.0, 0))
         if n1 - n0:
-            gc_lines.append(f"gen{gen} {n1 - n0}× ({ms(total1 - total0)} in all)")
+            gc_lines.append(
+                f"gen{gen} {n1 - n0}× ({ms(total1 - total0)} in all, {freed1 - freed0:,} objects freed)"
+            )
+    if log.after.get("walks"):
+        gc_lines.append(
+            f"full collections walked {', '.join(f'{n:,}' for n in log.after['walks'][-4:])} objects"
+        )
     print(
-        f"  garbage collections: {', '.join(gc_lines) or 'none'}; longest ever {ms(max((v[2] for v in log.after['gc'].values()), default=0.0))}"
+        f"  garbage collections: {', '.join(gc_lines) or 'none'}; longest ever {ms(max((v[2] for v in log.after['gc'].values()), default=0.0))} (the bench's own thawed collections at its memory points included)"
     )
 
     print(f"message writes per channel, most in any 5 s window (over {games} channels):")

@@ -204,7 +204,11 @@ class LoadRun:
             "process": time.process_time(),
             "loop_thread": thread_time(),
             "wall": REAL_MONOTONIC(),
-            "gc": {gen: (len(v), sum(v), max(v, default=0.0)) for gen, v in self.gc.by_gen.items()},
+            "gc": {
+                gen: (len(v), sum(v), max(v, default=0.0), self.gc.freed[gen])
+                for gen, v in self.gc.by_gen.items()
+            },
+            "walks": list(self.gc.walks),
             "transitions": self.meter.transitions,
             "machine": machine_cpu(),
             "runqueue": runqueue_wait(),
