@@ -24,6 +24,7 @@ from worlds import World, build_world  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+from bot.ops.gc_tuning import release_garbage_collector  # noqa: E402
 
 # The test-only games (tests/games) register themselves as they are imported: every test that loops
 # over the registered games plays them too, and adding one needs no edit here.
@@ -115,7 +116,7 @@ def collector_as_found():
     start hundreds of bots in one process, so each test leaves the collector as it found it."""
     thresholds = gc.get_threshold()
     yield
-    gc.unfreeze()
+    release_garbage_collector()  # its freezing hook out, what it froze handed back
     gc.set_threshold(*thresholds)
 
 
