@@ -314,6 +314,9 @@ async def test_saves_meeting_a_game_being_recorded_wait_for_it_without_deadlock(
         await rate(game)
 
     monkeypatch.setattr(storage, "_rate", slow_rate)
+    # Never waiting for a lock is what keeps a save awaited inside such a transaction from waiting
+    # on its own caller (test_storage's save made inside a raw transaction would then only be slow).
+    assert storage._writer._connection.execute("PRAGMA busy_timeout").fetchone() == (0,)
     recording = asyncio.create_task(storage.record_game(record("once")))
     await inside.wait()
     saves = [save(storage, 10 + c, c, LogRows(f"g{c}", 0, [c])) for c in range(3)]
