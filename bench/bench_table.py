@@ -7,7 +7,8 @@ Run by hand, never as a test (about 2–4 minutes a 1,000-game run)::
 
 Each run is ``bench_load.py`` in a process of its own (a run's memory and collector state must not
 carry into the next), and prints a ``summary`` line; this gathers them into one Markdown table:
-the bot's CPU per game press (the loop thread; then with the pictures' thread added) beside a
+the bot's CPU per game press (the loop thread; then with the worker threads' CPU for the press
+added: the pictures' thread, SQLite's session writer) beside a
 bare acknowledge's in the same run, the garbage collector's passes by generation during the
 measured phase (count, longest), a full collection's CPU with every game open and after the load,
 and RSS. Each row also says how much of the machine other programs took: on a shared machine
@@ -37,8 +38,8 @@ def run(game: str, games: int, rate: float, seconds: float) -> dict:
 def row(s: dict) -> str:
     gc = ", ".join(f"{gen} {n}× ≤ {worst:.0f} ms" for gen, (n, worst) in s["gc"].items() if n)
     return (
-        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_pictures_ms']:.2f} ms "
-        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_pictures_ms'] / s['ack_ms']:.1f}× "
+        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_workers_ms']:.2f} ms "
+        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_workers_ms'] / s['ack_ms']:.1f}× "
         f"| {gc or 'none'} | {s['full_gc_ms'][0]:.0f} / {s['full_gc_ms'][1]:.0f} ms "
         f"| {s['rss_mb'][0]:.0f} / {s['rss_mb'][1]:.0f} MB | {s['machine']} |"
     )
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
     print(
-        "| game | open games | bot CPU per press, median: loop / with pictures | bare ack | ratio "
+        "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio "
         "(target ≤ 2×) | collections in the phase | full collection CPU: open / after load "
         "| RSS: open / after load | the machine |"
     )
