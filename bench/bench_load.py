@@ -409,7 +409,8 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "game": args.game,
         "games": args.games,
         "press_ms": median([log.bot[i] for i in game]),
-        "press_with_pictures_ms": median([log.bot[i] + log.worker[i] for i in game]),
+        # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
+        "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
         "ack_ms": median([log.bot[i] for i in acks]),
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]

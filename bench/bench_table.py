@@ -7,7 +7,8 @@ Run by hand, never as a test (about 2–4 minutes a 1,000-game run)::
 
 Each run is ``bench_load.py`` in a process of its own (a run's memory and collector state must not
 carry into the next), and prints a ``summary`` line; this gathers them into one Markdown table:
-the bot's CPU per game press (the loop thread; then with the pictures' thread added) beside a
+the bot's CPU per game press (the loop thread; then with the worker threads' CPU for the press
+added: the pictures' thread, SQLite's session writer) beside a
 bare acknowledge's in the same run, the garbage collector's passes by generation during the
 measured phase (count, longest wall time and CPU), the CPU of the collector's next full collection with every game
 open and after the load (what survived the last one is frozen: ``bot.ops.gc_tuning``) beside a
@@ -43,8 +44,8 @@ def row(s: dict) -> str:
         if n
     )
     return (
-        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_pictures_ms']:.2f} ms "
-        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_pictures_ms'] / s['ack_ms']:.1f}× "
+        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_workers_ms']:.2f} ms "
+        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_workers_ms'] / s['ack_ms']:.1f}× "
         f"| {gc or 'none'} | {s['full_gc_ms'][0]:.1f} / {s['full_gc_ms'][1]:.1f} ms "
         f"| {s['full_gc_all_ms'][0]:.0f} / {s['full_gc_all_ms'][1]:.0f} ms "
         f"| {s['rss_mb'][0]:.0f} / {s['rss_mb'][1]:.0f} MB | {s['machine']} |"
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
     print(
-        "| game | open games | bot CPU per press, median: loop / with pictures | bare ack | ratio "
+        "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio "
         "(target ≤ 2×) | collections in the phase | the next full collection's CPU: open / after load "
         "| a full collection with nothing frozen "
         "| RSS: open / after load | the machine |"

@@ -8,7 +8,8 @@ CPU (``time.thread_time``) of each of its steps is charged to the task's bucket.
 the bot's REST calls and interaction answers, its gateway feed) to the ``simcord`` column of the
 same bucket, and discord.py's gateway parsers back to ``bot``. Work a slow picture does in a
 worker thread (``asyncio.to_thread``, or the pictures' thread, ``bot.glue.board.drawn``) is charged to
-the press's ``worker`` column. A session
+the press's ``worker`` column, and so is the CPU SQLite's session writer thread spent on the press's
+save (``bot.storage.session_writer``: its share of the transaction the save went in). A session
 timer task (``SessionTimers._run``) gets a bucket of its own: a race closed by a timer is not
 the work of the press that armed it. What runs outside any task step (the event loop itself,
 future callbacks) goes to the ``loop`` bucket. The meter costs about two ``thread_time`` calls
@@ -267,6 +268,26 @@ def timed_to_thread(original: Callable[..., Any]) -> Callable[..., Any]:
         return await original(timed, *args, **kwargs)
 
     return to_thread
+
+
+def timed_submit(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """SQLite's session writer's ``submit`` whose thread CPU for a save (the result of the save's
+    future, measured by the writer thread) is charged to the saving press's ``worker`` column."""
+
+    def submit(statements: Any) -> Any:
+        future = original(statements)
+        bucket = PRESS.get()
+        if future is not None and bucket is not None:
+            # Added before the press awaits the future, so it runs before the press goes on.
+            future.add_done_callback(lambda done, b=bucket: _charge_save(done, b))
+        return future
+
+    return submit
+
+
+def _charge_save(done: asyncio.Future[float], bucket: Bucket) -> None:
+    if not done.cancelled() and done.exception() is None:
+        bucket.workers.append(done.result())
 
 
 class GcTimes:

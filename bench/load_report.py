@@ -122,7 +122,15 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
     workers = _select(log, GAME, log.worker)
     if any(workers):
         print(
-            f"  worker threads (pictures drawn off the loop) per game press: mean {ms(statistics.mean(workers))}"
+            "  worker threads (pictures drawn, SQLite's session saves written, off the loop) per game press: "
+            f"mean {ms(statistics.mean(workers))}"
+        )
+    writer = _delta(log, "writer")
+    if writer.get("saves"):
+        print(
+            f"  SQLite's session writer thread: {ms(writer['cpu'] / writer['saves'])} CPU per save, "
+            f"{writer['saves'] / max(1.0, writer['batches']):.2f} saves per commit "
+            f"({writer['saves']:.0f} saves, presses' and timers')"
         )
 
     timers = _delta(log, "timers")

@@ -31,6 +31,7 @@ from load_probe import (
     TaskAccounting,
     runqueue_wait,
     thread_time,
+    timed_submit,
     timed_to_thread,
 )
 from load_sim import REAL_MONOTONIC, Pruner, Wire, component_payload, sim_ms, slash_payload, wall_of_ms
@@ -140,6 +141,7 @@ class LoadRun:
         self._restarting: set[Table] = set()
         self.setup_failures = 0
         self.idle_loop = 0.0  # the event loop's own CPU per second with no game: the probes' cost
+        self._writer: Any = None  # SQLite's session writer (bot.storage.session_writer), if any
 
     # ---------------------------------------------------------------- probes
 
@@ -155,6 +157,10 @@ class LoadRun:
         asyncio.to_thread = timed_to_thread(self._to_thread)  # type: ignore[assignment]
         self._drawn = board.drawn  # the pictures' own thread: charged to the press the same way
         board.drawn = timed_to_thread(self._drawn)  # type: ignore[assignment]
+        # SQLite's session writer thread: its CPU for a save charged to the press that saved.
+        self._writer = getattr(self.bot.storage, "_writer", None)
+        if self._writer is not None:
+            self._writer.submit = timed_submit(self._writer.submit)
         self.gc.install()
         self.stacks.start()
         self._background += [
@@ -170,6 +176,8 @@ class LoadRun:
         self.gc.remove()
         asyncio.to_thread = self._to_thread  # type: ignore[assignment]
         board.drawn = self._drawn  # type: ignore[assignment]
+        if self._writer is not None:
+            del self._writer.submit  # the class's own again
         self.wire.remove()
         asyncio.get_running_loop().set_task_factory(None)
 
@@ -215,6 +223,12 @@ class LoadRun:
             # The bot's own count: presses it reached too late to take, and answers it gave late.
             "too_late": getattr(self.bot.metrics, "too_late_count", 0),
             "late": self.bot.metrics.late_count,
+            # SQLite's session writer thread, as it counts: transactions, saves, its CPU.
+            "writer": {
+                "batches": getattr(self._writer, "batches", 0),
+                "saves": getattr(self._writer, "saves", 0),
+                "cpu": getattr(self._writer, "cpu", 0.0),
+            },
         }
 
     async def begin(self, name: str) -> PhaseLog:

@@ -1,7 +1,8 @@
 """The one storage interface (``interface``): open sessions, finished games, leaderboards and stats.
 
 Two backends speak it, each with its own SQL next to this file: SQLite (``sqlite.py``, the default,
-one file at ``DATABASE_PATH``) and PostgreSQL (``postgres.py``, when ``DATABASE_URL`` names a
+one file at ``DATABASE_PATH``; its per-press saves written by the thread of ``session_writer.py``)
+and PostgreSQL (``postgres.py``, when ``DATABASE_URL`` names a
 ``postgresql://`` server, shared by every process of a sharded bot). The rest of the bot only
 sees ``Storage``, imported from here; ``Storage.open`` picks the backend.
 

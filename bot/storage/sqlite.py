@@ -1,5 +1,6 @@
-"""The SQLite backend (the default): aiosqlite on one file in WAL mode, plus a direct sqlite3
-writer for the per-press session save. See docs/storage.md.
+"""The SQLite backend (the default): aiosqlite on one file in WAL mode, plus a writer thread with a
+sqlite3 connection of its own for the per-press session save (``session_writer``). See
+docs/storage.md.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.storage.interface import (
     settings_of,
     unpack_log,
 )
+from bot.storage.session_writer import BUSY_CODES, SessionWriter, Statements
 
 # Each entry upgrades the schema by one version; never edit a released one, append a new one (and
 # its PostgreSQL twin in postgres.py). One statement per line end: they run one by one.
@@ -196,20 +198,19 @@ SAVED_LOGS = (
     "AND s.channel_id = l.channel_id AND l.position < s.log_rows{where} ORDER BY l.game_key, l.position"
 )
 JSON_OPTIONS = orjson.OPT_NON_STR_KEYS
-# The session writer never checkpoints (that would block the event loop on an fsync); the
-# aiosqlite connection does it in its own thread after this many saves, and at every commit of its
-# own once the log is long.
+# The session writer never checkpoints (a checkpoint fsyncs, and every save queued behind it would
+# wait); the aiosqlite connection does it in its own thread after this many saves, and at every
+# commit of its own once the log is long.
 CHECKPOINT_EVERY = 500
-BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)  # primary result codes
 WAL_TRIES = 100  # 50 ms apart: the busy timeout's 5 s
 
 
 class SqliteStorage(Storage):
     backend = "sqlite"
 
-    def __init__(self, db: aiosqlite.Connection, writer: sqlite3.Connection | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._writer = writer
+        self._writer: SessionWriter | None = None  # none on ":memory:": every write on aiosqlite
         self._saves_since_checkpoint = 0
         # aiosqlite runs every statement of the connection in one queue, so a write queued while
         # record_game's transaction is open would join it, and vanish with its rollback. Writes
@@ -236,13 +237,14 @@ class SqliteStorage(Storage):
             await db.close()  # its worker thread would otherwise keep the process alive
             raise
         if str(path) != ":memory:":  # a second connection to ":memory:" would be another database
-            storage._writer = _session_writer(path)
+            storage._writer = SessionWriter(path, storage._save_on_aiosqlite)
         return storage
 
     async def close(self) -> None:
-        """Safe to call twice."""
+        """Writes the saves handed to the writer thread and ends it, then closes the database.
+        Safe to call twice."""
         if self._writer is not None:
-            self._writer.close()
+            await self._writer.close()  # its saves that find the database busy still need aiosqlite
             self._writer = None
         await self._db.close()
 
@@ -277,18 +279,18 @@ class SqliteStorage(Storage):
         now: int,
         log: LogRows | None = None,
     ) -> None:
-        """Written before the board changes, after every press. On the event loop's own thread: the
-        upsert and a press's few log rows, in one transaction in WAL mode, take some tens of µs,
-        far less than a trip to aiosqlite's thread and back. If the database is busy (a game being
-        recorded holds the write lock across awaits), waiting here would block that very
-        transaction, so the save queues behind it on aiosqlite instead."""
+        """Written before the board changes, after every press, and committed when this returns.
+        The state and the log rows are serialized here, on the loop (the state shares lists and
+        dicts with the live session and engine, which the loop goes on changing; orjson is faster
+        than any copy that would make them safe to hand over), and the writer thread writes them
+        (``session_writer``: saves queued together go in one transaction). A save that finds the
+        database busy (a game being recorded holds the write lock across awaits) is written on
+        aiosqlite after it instead; so is every save on ":memory:"."""
         text = orjson.dumps(state, option=JSON_OPTIONS).decode()
         if log is None:
-            row: tuple[Any, ...] = (channel_id, guild_id, kind, text, now, None, 0)
-            statements: list[tuple[str, list[tuple[Any, ...]]]] = [(SAVE_SESSION, [row])]
+            statements: Statements = [(SAVE_SESSION, [(channel_id, guild_id, kind, text, now, None, 0)])]
         else:
-            row = (channel_id, guild_id, kind, text, now, log.key, log.end)
-            statements = [(SAVE_SESSION, [row])]
+            statements = [(SAVE_SESSION, [(channel_id, guild_id, kind, text, now, log.key, log.end)])]
             if log.start == 0:
                 statements.append((DROP_OTHER_LOGS, [(channel_id, log.key)]))
             if log.rows:
@@ -298,18 +300,22 @@ class SqliteStorage(Storage):
                     for at, entry in enumerate(log.rows, log.start)
                 ]
                 statements.append((APPEND_LOG, entries))
-        if self._writer is not None:
-            try:
-                _write_now(self._writer, statements)
-            except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode & 0xFF not in BUSY_CODES:
-                    raise
-            else:
-                await self._checkpoint_now_and_then()
+        writer = self._writer
+        if writer is not None:
+            written = writer.submit(statements)
+            if written is not None:
+                await written
+                self._saves_since_checkpoint += 1
+                if self._saves_since_checkpoint >= CHECKPOINT_EVERY:
+                    await self._checkpoint()
                 return
+        await self._save_on_aiosqlite(statements)
+
+    async def _save_on_aiosqlite(self, statements: Statements) -> None:
+        """One save on aiosqlite's connection, in its own transaction, taking turns with the others."""
         async with self._writing:
-            if len(statements) == 1:
-                await self._db.execute(SAVE_SESSION, row)
+            if len(statements) == 1 and len(statements[0][1]) == 1:
+                await self._db.execute(statements[0][0], statements[0][1][0])
                 return
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -320,12 +326,10 @@ class SqliteStorage(Storage):
                 raise
             await self._db.execute("COMMIT")
 
-    async def _checkpoint_now_and_then(self) -> None:
-        self._saves_since_checkpoint += 1
-        if self._saves_since_checkpoint >= CHECKPOINT_EVERY:
-            self._saves_since_checkpoint = 0
-            async with self._writing:
-                await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+    async def _checkpoint(self) -> None:
+        self._saves_since_checkpoint = 0
+        async with self._writing:
+            await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
         await self._change(
@@ -666,31 +670,6 @@ async def _use_wal(db: aiosqlite.Connection) -> None:
         await asyncio.sleep(0.05)
     async with db.execute("PRAGMA journal_mode=WAL") as cursor:
         await cursor.fetchall()
-
-
-def _session_writer(path: str | Path) -> sqlite3.Connection:
-    """The connection that saves open sessions synchronously (see ``Storage.save_session``)."""
-    writer = sqlite3.connect(str(path), isolation_level=None)
-    for pragma in ("synchronous=NORMAL", "busy_timeout=0", "wal_autocheckpoint=0"):
-        writer.execute(f"PRAGMA {pragma}").fetchall()
-    return writer
-
-
-def _write_now(writer: sqlite3.Connection, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
-    """A save on the session writer: one statement alone commits itself; more go in one
-    transaction, taken at once or refused as busy (the writer's busy timeout is 0)."""
-    if len(statements) == 1 and len(statements[0][1]) == 1:
-        writer.execute(statements[0][0], statements[0][1][0])
-        return
-    writer.execute("BEGIN IMMEDIATE")
-    try:
-        for sql, rows in statements:
-            writer.executemany(sql, rows)
-        writer.execute("COMMIT")
-    except BaseException:
-        if writer.in_transaction:
-            writer.execute("ROLLBACK")
-        raise
 
 
 def _statements(script: str) -> Iterator[str]:

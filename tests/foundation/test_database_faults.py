@@ -9,6 +9,7 @@ import collections
 import logging
 import sqlite3
 
+from simcord_clock import clock_held_still
 from test_sessions import scores, start_tap
 
 from bot.session.guarded import RETRY_MAX_S
@@ -171,8 +172,11 @@ async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcor
     alice = world.members[0]
     outage = await failing_tap(world, 1, "record_game")
     storage = simcord_env.bot.storage
-    await alice.click(world.board(), label="Tap")  # over; its record waits
-    await alice.slash(world.channel, "board")  # posts the board again, which saves the session
+    # The clock held still: the record's first retry (5 s) must not run by the wall clock during
+    # these settles (SimCord gives a sleep a real-time fallback), only by the advance below.
+    with clock_held_still(simcord_env):
+        await alice.click(world.board(), label="Tap")  # over; its record waits
+        await alice.slash(world.channel, "board")  # posts the board again, which saves the session
     outage.end()
     await simcord_env.advance_time(RETRY_MAX_S)
     assert simcord_env.bot.sessions.get(world.channel.id) is None
