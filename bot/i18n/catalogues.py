@@ -107,14 +107,52 @@ def _translations(code: str, games_changed: int = 0) -> NullTranslations:
 def install(code: str, translations: NullTranslations) -> None:
     """Speak ``code`` from ``translations`` (built in memory), e.g. the tests' pseudo-locale."""
     _extra[code] = translations
+    _forget_lookups()
 
 
 def uninstall(code: str) -> None:
     _extra.pop(code, None)
+    _forget_lookups()
+
+
+# What ``t`` and ``tn`` found, kept: a board makes dozens of lookups (a Kabuki board ~35) on every
+# press, each a catalogue found for a locale, a translation and its {fields} found by a regular
+# expression. Kept per (locale, message): its text and the text split at its fields. Forgotten as
+# soon as what they were found in changes (a catalogue installed or removed, a game registered with
+# its own catalogue); bounded, since a message may be text handed in (a refusal's field).
+_KEEP = 4096
+_kept_at = -1  # the registry's count of changes (``_games_changed``) the kept lookups are from
+_kept_catalogues: dict[object, NullTranslations] = {}
+_kept_texts: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
+
+
+def _forget_lookups() -> None:
+    # New dicts rather than cleared ones: the pictures' thread looks words up too.
+    global _kept_catalogues, _kept_texts
+    _kept_catalogues, _kept_texts = {}, {}
+
+
+def _lookups_current() -> None:
+    global _kept_at
+    changes = _games_changed()
+    if changes != _kept_at:
+        _forget_lookups()
+        _kept_at = changes
 
 
 def catalogue(locale: str) -> NullTranslations:
     """The translations for a catalogue code, or for any Discord locale (by ``catalogue_locale``)."""
+    _lookups_current()
+    found = _kept_catalogues.get(locale)
+    if found is None:
+        found = _find_catalogue(locale)
+        if len(_kept_catalogues) >= _KEEP:
+            _forget_lookups()
+        _kept_catalogues[locale] = found
+    return found
+
+
+def _find_catalogue(locale: str) -> NullTranslations:
     if locale in _extra:
         return _extra[locale]
     code = locale if locale in shipped() else catalogue_locale(locale)
@@ -168,26 +206,52 @@ def duration(locale: str, ms: int) -> str:
     return " ".join(part for part in parts if part)
 
 
-def _fill(text: str, fields: dict[str, object], locale: str) -> str:
-    # Only {name} fields are replaced, so a stray brace in a translation cannot raise. A float
-    # (a refusal's "Wait {seconds} s") is written in the language's own way.
-    def value(name: str) -> str:
-        field = fields[name]
-        return number(locale, field) if isinstance(field, float) else str(field)
+def _fill(found: tuple[str, list[str]], fields: dict[str, object], locale: str) -> str:
+    # Only {name} fields are replaced, so a stray brace in a translation cannot raise; a {name}
+    # not given stays as it is. A float (a refusal's "Wait {seconds} s") is written in the
+    # language's own way. ``found``: the text, and the text split at its fields (``_FIELD.split``:
+    # text, name, text, name, … text).
+    text, parts = found
+    if not fields or len(parts) == 1:
+        return text
+    out = parts[:]
+    for i in range(1, len(out), 2):
+        name = out[i]
+        if name in fields:
+            field = fields[name]
+            out[i] = number(locale, field) if isinstance(field, float) else str(field)
+        else:
+            out[i] = "{" + name + "}"
+    return "".join(out)
 
-    return _FIELD.sub(lambda m: value(m[1]) if m[1] in fields else m[0], text) if fields else text
+
+def _kept(key: tuple[Any, ...], text: str) -> tuple[str, list[str]]:
+    found = (text, _FIELD.split(text))
+    if len(_kept_texts) >= _KEEP:
+        _forget_lookups()
+    _kept_texts[key] = found
+    return found
 
 
 def t(locale: str, message: str, **fields: object) -> str:
     """``message`` (its English text) in the catalogue ``locale``, its ``{fields}`` filled in."""
-    return _fill(catalogue(locale).gettext(message), fields, locale)
+    _lookups_current()
+    found = _kept_texts.get((locale, message))
+    if found is None:
+        found = _kept((locale, message), catalogue(locale).gettext(message))
+    return _fill(found, fields, locale)
 
 
 def tn(locale: str, singular: str, plural: str, n: int, **fields: object) -> str:
     """A message that agrees with the number ``n`` (filled in as ``{n}``), by the language's own
     plural rule (CLDR's, as bot/i18n/plurals.py writes it): French says "1 partie", "0 partie",
     "2 parties"; English and German "0 games"."""
-    return _fill(catalogue(locale).ngettext(singular, plural, n), {"n": n, **fields}, locale)
+    _lookups_current()
+    key = (locale, singular, plural, n)
+    found = _kept_texts.get(key)
+    if found is None:
+        found = _kept(key, catalogue(locale).ngettext(singular, plural, n))
+    return _fill(found, {"n": n, **fields}, locale)
 
 
 def N_(message: str) -> str:
