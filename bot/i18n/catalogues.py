@@ -9,11 +9,13 @@ to English instead of failing.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
@@ -120,19 +122,22 @@ def uninstall(code: str) -> None:
 # expression. Kept per (locale, message): its text and the text split at its fields. Forgotten as
 # soon as what they were found in changes (a catalogue installed or removed, a game registered with
 # its own catalogue); bounded, since a message may be text handed in (a refusal's field).
-_KEEP = 4096
+_KEEP = 8192
 _kept_at = -1  # the registry's count of changes (``_games_changed``) the kept lookups are from
 _kept_catalogues: dict[object, NullTranslations] = {}
 _kept_texts: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
+_kept_words: dict[tuple[Any, ...], Any] = {}  # what ``kept`` functions gave
 
 
 def _forget_lookups() -> None:
     # New dicts rather than cleared ones: the pictures' thread looks words up too.
-    global _kept_catalogues, _kept_texts
-    _kept_catalogues, _kept_texts = {}, {}
+    global _kept_catalogues, _kept_texts, _kept_words
+    _kept_catalogues, _kept_texts, _kept_words = {}, {}, {}
 
 
 def _lookups_current() -> None:
+    """What was kept is forgotten if a game came or went since. Each lookup asks; it asks only
+    ``_registry is None or _registry.changes != _kept_at`` itself first, which costs no call."""
     global _kept_at
     changes = _games_changed()
     if changes != _kept_at:
@@ -142,7 +147,8 @@ def _lookups_current() -> None:
 
 def catalogue(locale: str) -> NullTranslations:
     """The translations for a catalogue code, or for any Discord locale (by ``catalogue_locale``)."""
-    _lookups_current()
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
     found = _kept_catalogues.get(locale)
     if found is None:
         found = _find_catalogue(locale)
@@ -212,7 +218,7 @@ def _fill(found: tuple[str, list[str]], fields: dict[str, object], locale: str) 
     # language's own way. ``found``: the text, and the text split at its fields (``_FIELD.split``:
     # text, name, text, name, … text).
     text, parts = found
-    if not fields or len(parts) == 1:
+    if len(parts) == 1:
         return text
     out = parts[:]
     for i in range(1, len(out), 2):
@@ -225,6 +231,31 @@ def _fill(found: tuple[str, list[str]], fields: dict[str, object], locale: str) 
     return "".join(out)
 
 
+_T = TypeVar("_T")
+_ABSENT = object()
+
+
+def kept(function: Callable[..., _T]) -> Callable[..., _T]:
+    """``function``, whose result follows from its arguments (hashable, given by position) and the
+    catalogues alone, such as a board's line made of several lookups: kept per arguments as ``t``
+    keeps a lookup, and forgotten with them (a catalogue or a game that comes or goes)."""
+
+    @functools.wraps(function)
+    def keeping(*args: Any) -> _T:
+        if _registry is None or _registry.changes != _kept_at:
+            _lookups_current()
+        key = (function, *args)
+        found = _kept_words.get(key, _ABSENT)
+        if found is _ABSENT:
+            found = function(*args)
+            if len(_kept_words) >= _KEEP:
+                _forget_lookups()
+            _kept_words[key] = found
+        return found  # type: ignore[no-any-return]
+
+    return keeping
+
+
 def _kept(key: tuple[Any, ...], text: str) -> tuple[str, list[str]]:
     found = (text, _FIELD.split(text))
     if len(_kept_texts) >= _KEEP:
@@ -235,18 +266,20 @@ def _kept(key: tuple[Any, ...], text: str) -> tuple[str, list[str]]:
 
 def t(locale: str, message: str, **fields: object) -> str:
     """``message`` (its English text) in the catalogue ``locale``, its ``{fields}`` filled in."""
-    _lookups_current()
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
     found = _kept_texts.get((locale, message))
     if found is None:
         found = _kept((locale, message), catalogue(locale).gettext(message))
-    return _fill(found, fields, locale)
+    return _fill(found, fields, locale) if fields else found[0]
 
 
 def tn(locale: str, singular: str, plural: str, n: int, **fields: object) -> str:
     """A message that agrees with the number ``n`` (filled in as ``{n}``), by the language's own
     plural rule (CLDR's, as bot/i18n/plurals.py writes it): French says "1 partie", "0 partie",
     "2 parties"; English and German "0 games"."""
-    _lookups_current()
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
     key = (locale, singular, plural, n)
     found = _kept_texts.get(key)
     if found is None:

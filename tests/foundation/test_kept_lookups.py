@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 
 from bot.games import registry
 from bot.i18n import catalogues
-from bot.i18n.catalogues import catalogue, compiled, install, number, po_files, t, tn, uninstall
+from bot.i18n.catalogues import catalogue, compiled, install, kept, number, po_files, t, tn, uninstall
 
 LANGUAGES = ("en", "de", "fr", "en-US", "es-ES")
 FIELD = re.compile(r"\{(\w+)\}")
@@ -115,3 +115,30 @@ def test_what_is_kept_stays_bounded(monkeypatch):
         assert t("de", f"handed in {i}: {{x}}", x=i) == f"handed in {i}: {i}"
         assert len(catalogues._kept_texts) <= 50
     assert t("de", "Your data") == "Deine Daten"
+
+
+def test_a_kept_function_is_kept_per_arguments_and_forgotten_with_the_lookups():
+    calls = []
+
+    @kept
+    def line(locale: str, n: int) -> str:
+        calls.append((locale, n))
+        return tn(locale, "{n} card", "{n} cards", n)
+
+    assert [line("de", 1), line("de", 2), line("fr", 2), line("de", 1)] == [
+        "1 Karte",
+        "2 Karten",
+        "2 cartes",
+        "1 Karte",
+    ]
+    assert calls == [("de", 1), ("de", 2), ("fr", 2)]  # the second ("de", 1) was kept
+    catalog = Catalog(locale="de")
+    catalog.add(("{n} card", "{n} cards"), ("{n} Karte, neu", "{n} Karten, neu"))
+    install("de-KEPT", compiled(catalog, "de"))
+    try:
+        assert line("de-KEPT", 2) == "2 Karten, neu"
+        assert line("de", 1) == "1 Karte"  # looked up again: the catalogues changed
+        assert calls[-1] == ("de", 1)
+    finally:
+        uninstall("de-KEPT")
+    assert line("de-KEPT", 2) == "2 Karten"  # no such catalogue now: its language's, German
