@@ -1,0 +1,74 @@
+"""Boards drawn from what ``kept`` helpers kept (bot.i18n.kept: a mask's name, a player's line, a
+footer) are the boards drawn afresh: over random games of every title, each board is drawn with
+everything kept from the boards before it, in several languages in turn, then again with nothing
+kept, and the two must be equal (embed, buttons, picture). A helper whose result depended on
+something it was not handed would show here as a board of an earlier state or language."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bot.games.kabuki import board as kabuki_board
+from bot.games.kabuki.engine import KabukiEngine
+from bot.glue.board import sign
+from bot.i18n import catalogues
+
+LANGUAGES = ("en", "de", "fr")
+CHANNEL = 123456789012345678
+COMMITMENT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+
+
+def shown(board: Any) -> Any:
+    board.attach_picture()
+    picture = board.picture.key if board.picture is not None else None
+    return board.embed.to_dict(), [item.to_component_dict() for item in board.items], picture
+
+
+def kabuki_boards(seed: int) -> Iterator[Callable[[str], Any]]:
+    """Every state of a random Kabuki game (random legal presses and waits), as a drawing of its
+    board in a language: live, then its final board."""
+    rng = random.Random(seed)
+    players = rng.randint(2, 6)
+    names = [f"player {seat}" for seat in range(players)]
+    engine = KabukiEngine.new(players, seed, {"grace_ms": rng.choice((0, 1000)), "reveal_ms": 2000}, 0)
+    now = 0
+    while not engine.is_over:
+        seat = rng.randrange(players)
+        legal = engine.legal_actions(seat)
+        if legal and rng.random() < 0.7:
+            engine.apply(seat, rng.choice(legal), now)
+        else:
+            now = max(now + rng.choice((0, 300, 1200)), min(engine.next_deadline() or now, now + 5000))
+            engine.advance(now)
+        view = engine.view(None)
+        live = rng.random() < 0.9  # a replay's board now and then
+        yield lambda locale, view=view, live=live: sign(
+            kabuki_board.render(view, names, CHANNEL, live=live, locale=locale), COMMITMENT, locale=locale
+        )
+    view = engine.view(None)
+    yield lambda locale: kabuki_board.render(view, names, CHANNEL, final=True, locale=locale)
+
+
+GAMES = {"kabuki": kabuki_boards}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_boards_drawn_from_kept_words_are_the_boards_drawn_afresh(game):
+    drawn = 0
+    for seed in range(3):
+        boards = list(GAMES[game](seed))
+        rng = random.Random(seed)
+        kept = []
+        for draw in boards:  # everything the boards before it kept, in every language
+            order = rng.sample(LANGUAGES, len(LANGUAGES))
+            kept.append({locale: shown(draw(locale)) for locale in order})
+        for draw, warm in zip(boards, kept, strict=True):
+            for locale in LANGUAGES:
+                catalogues._forget_lookups()
+                assert shown(draw(locale)) == warm[locale]
+                drawn += 1
+    assert drawn > 300
