@@ -14,6 +14,8 @@ import pytest
 
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import KabukiEngine
+from bot.games.masks import board as masks_board
+from bot.games.masks.engine import MasksEngine
 from bot.glue.board import sign
 from bot.i18n import catalogues
 
@@ -53,7 +55,43 @@ def kabuki_boards(seed: int) -> Iterator[Callable[[str], Any]]:
     yield lambda locale: kabuki_board.render(view, names, CHANNEL, final=True, locale=locale)
 
 
-GAMES = {"kabuki": kabuki_boards}
+def masks_boards(seed: int) -> Iterator[Callable[[str], Any]]:
+    """Every state of a random Monster Masks game (slaps, races, Mimes ending the guessing,
+    timers), with a computer seat now and then: live, then its final board."""
+    rng = random.Random(seed)
+    players = rng.randint(3, 8)
+    names = [f"player {seat}" for seat in range(players)]
+    computers = [seat for seat in range(players) if rng.random() < 0.3]
+    options = {
+        "race_window_ms": 250,
+        "reveal_ms": 2_000,
+        "second_chance": rng.random() < 0.5,
+        "mime_mode": rng.choice(("camera", "emoji")),
+        "sounds": rng.random() < 0.5,
+    }
+    engine = MasksEngine.new(players, seed, options, 0)
+    clock = 0
+    while not engine.is_over:
+        seat = rng.randrange(players)
+        actions = engine.legal_actions(seat)
+        if actions and rng.random() < 0.8:
+            clock += rng.randint(0, 60)
+            engine.apply(seat, rng.choice(actions), clock)
+        else:
+            clock = max(clock, engine.next_deadline() or clock)
+            engine.advance(clock)
+        view = engine.view(None)
+        live = rng.random() < 0.9
+        yield lambda locale, view=view, live=live: sign(
+            masks_board.render(CHANNEL, view, names, computers, live=live, locale=locale),
+            COMMITMENT,
+            locale=locale,
+        )
+    view = engine.view(None)
+    yield lambda locale: masks_board.render_final(view, names, locale)
+
+
+GAMES = {"kabuki": kabuki_boards, "masks": masks_boards}
 
 
 @pytest.mark.parametrize("game", GAMES)
