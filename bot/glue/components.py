@@ -49,9 +49,23 @@ class Press:
 
 def button_id(channel_id: int, name: str, arg: str | int = "") -> str:
     custom_id = f"pc:{channel_id}:{name}:{arg}"
-    if len(custom_id) > MAX_ID or not (type(arg) is int or _ARG_RE.fullmatch(str(arg))):
+    if len(custom_id) > MAX_ID or not (type(arg) is int or arg in _good_args or _good_arg(arg)):
         raise ValueError(f"bad custom_id {custom_id!r}")
     return custom_id
+
+
+# Arguments already found good: a board's buttons carry the same few from press to press (a Monster
+# Masks board has 16 tile arguments, each matched again on every redraw). Bounded: emptied when full.
+_good_args: set[object] = set()
+
+
+def _good_arg(arg: object) -> bool:
+    if not _ARG_RE.fullmatch(str(arg)):
+        return False
+    if len(_good_args) >= 4096:
+        _good_args.clear()
+    _good_args.add(arg)
+    return True
 
 
 def select_id(channel_id: int, name: str) -> str:
