@@ -14,6 +14,8 @@ import pytest
 
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import KabukiEngine
+from bot.games.kingdom import board as kingdom_board
+from bot.games.kingdom.engine import KingdomEngine
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
 from bot.glue.board import sign
@@ -91,7 +93,37 @@ def masks_boards(seed: int) -> Iterator[Callable[[str], Any]]:
     yield lambda locale: masks_board.render_final(view, names, locale)
 
 
-GAMES = {"kabuki": kabuki_boards, "masks": masks_boards}
+def kingdom_boards(seed: int) -> Iterator[Callable[[str], Any]]:
+    """Every state of a random Death Over the Kingdom game in each mode (moves, powers, reveals,
+    timers), with a note on the board now and then: live, then its final board."""
+    rng = random.Random(seed)
+    mode = ("classic", "death-over-all", "only-one")[seed % 3]
+    players = rng.randint(3, 7)
+    names = [f"player {seat}" for seat in range(players)]
+    engine = KingdomEngine.new(players, seed, {"mode": mode, "length": 6, "reveal_ms": 1000}, 0)
+    clock = 0
+    while not engine.is_over:
+        seat = rng.randrange(players)
+        actions = engine.legal_actions(seat)
+        if actions and rng.random() < 0.8:
+            clock += rng.randint(0, 2000)
+            engine.apply(seat, rng.choice(actions), clock)
+        else:
+            clock = max(clock, engine.next_deadline() or clock)
+            engine.advance(clock)
+        view = engine.view(None)
+        live = rng.random() < 0.9
+        notes = [f"📬 **{names[0]}**, a note"] if rng.random() < 0.2 else []
+        yield lambda locale, view=view, live=live, notes=notes: sign(
+            kingdom_board.kingdom_board(view, names, CHANNEL, f"g{seed}", notes, live=live, locale=locale),
+            COMMITMENT,
+            locale=locale,
+        )
+    view, winners = engine.view(None), engine.result().winners
+    yield lambda locale: kingdom_board.final_board(view, names, winners, f"g{seed}", locale=locale)
+
+
+GAMES = {"kabuki": kabuki_boards, "masks": masks_boards, "kingdom": kingdom_boards}
 
 
 @pytest.mark.parametrize("game", GAMES)
