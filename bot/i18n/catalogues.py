@@ -127,12 +127,13 @@ _kept_at = -1  # the registry's count of changes (``_games_changed``) the kept l
 _kept_catalogues: dict[object, NullTranslations] = {}
 _kept_texts: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
 _kept_words: dict[tuple[Any, ...], Any] = {}  # what ``kept`` functions gave
+_kept_codes: dict[object, str] = {}  # ``catalogue_locale``'s answers
 
 
 def _forget_lookups() -> None:
     # New dicts rather than cleared ones: the pictures' thread looks words up too.
-    global _kept_catalogues, _kept_texts, _kept_words
-    _kept_catalogues, _kept_texts, _kept_words = {}, {}, {}
+    global _kept_catalogues, _kept_texts, _kept_words, _kept_codes
+    _kept_catalogues, _kept_texts, _kept_words, _kept_codes = {}, {}, {}, {}
 
 
 def _lookups_current() -> None:
@@ -167,7 +168,23 @@ def _find_catalogue(locale: str) -> NullTranslations:
 
 def catalogue_locale(locale: object) -> str:
     """The catalogue for a Discord locale code (``discord.Locale`` or its value: "de", "en-US",
-    "es-ES", "pt-BR"): that exact code, else its language ("es-ES" → "es"), else English."""
+    "es-ES", "pt-BR"): that exact code, else its language ("es-ES" → "es"), else English. Kept
+    per code with the lookups (a press asks for its presser's, and again for its seat's)."""
+    try:
+        return _kept_codes[locale]
+    except (KeyError, TypeError):  # not asked yet, or not hashable
+        pass
+    code = _catalogue_code(locale)
+    try:
+        if len(_kept_codes) >= _KEEP:
+            _forget_lookups()
+        _kept_codes[locale] = code
+    except TypeError:
+        pass
+    return code
+
+
+def _catalogue_code(locale: object) -> str:
     code = str(getattr(locale, "value", locale) or "")
     known = (*_extra, *shipped())
     if code in known:

@@ -12,7 +12,18 @@ from babel.messages.pofile import read_po
 
 from bot.games import registry
 from bot.i18n import catalogues
-from bot.i18n.catalogues import catalogue, compiled, install, kept, number, po_files, t, tn, uninstall
+from bot.i18n.catalogues import (
+    catalogue,
+    catalogue_locale,
+    compiled,
+    install,
+    kept,
+    number,
+    po_files,
+    t,
+    tn,
+    uninstall,
+)
 
 LANGUAGES = ("en", "de", "fr", "en-US", "es-ES")
 FIELD = re.compile(r"\{(\w+)\}")
@@ -142,3 +153,14 @@ def test_a_kept_function_is_kept_per_arguments_and_forgotten_with_the_lookups():
     finally:
         uninstall("de-KEPT")
     assert line("de-KEPT", 2) == "2 Karten"  # no such catalogue now: its language's, German
+
+
+def test_which_catalogue_a_locale_reads_follows_a_catalogue_installed_or_removed():
+    assert catalogue_locale("xx-CODE") == "en"  # kept
+    install("xx-CODE", compiled(Catalog(locale="de"), "de"))
+    try:
+        assert catalogue_locale("xx-CODE") == "xx-CODE"
+    finally:
+        uninstall("xx-CODE")
+    assert catalogue_locale("xx-CODE") == "en"
+    assert catalogue_locale(["not", "hashable"]) == "en"
