@@ -126,14 +126,16 @@ _KEEP = 8192
 _kept_at = -1  # the registry's count of changes (``_games_changed``) the kept lookups are from
 _kept_catalogues: dict[object, NullTranslations] = {}
 _kept_texts: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
-_kept_words: dict[tuple[Any, ...], Any] = {}  # what ``kept`` functions gave
 _kept_codes: dict[object, str] = {}  # ``catalogue_locale``'s answers
+_kept_calls: list[dict[tuple[Any, ...], Any]] = []  # what each ``kept`` function gave, by arguments
 
 
 def _forget_lookups() -> None:
     # New dicts rather than cleared ones: the pictures' thread looks words up too.
-    global _kept_catalogues, _kept_texts, _kept_words, _kept_codes
-    _kept_catalogues, _kept_texts, _kept_words, _kept_codes = {}, {}, {}, {}
+    global _kept_catalogues, _kept_texts, _kept_codes
+    _kept_catalogues, _kept_texts, _kept_codes = {}, {}, {}
+    for calls in _kept_calls:  # the board's helpers, called on the event loop only
+        calls.clear()
 
 
 def _lookups_current() -> None:
@@ -257,17 +259,19 @@ def kept(function: Callable[..., _T]) -> Callable[..., _T]:
     catalogues alone, such as a board's line made of several lookups: kept per arguments as ``t``
     keeps a lookup, and forgotten with them (a catalogue or a game that comes or goes)."""
 
+    calls: dict[tuple[Any, ...], Any] = {}  # its own: the arguments are the key as they come
+    _kept_calls.append(calls)
+
     @functools.wraps(function)
     def keeping(*args: Any) -> _T:
         if _registry is None or _registry.changes != _kept_at:
             _lookups_current()
-        key = (function, *args)
-        found = _kept_words.get(key, _ABSENT)
+        found = calls.get(args, _ABSENT)
         if found is _ABSENT:
             found = function(*args)
-            if len(_kept_words) >= _KEEP:
-                _forget_lookups()
-            _kept_words[key] = found
+            if len(calls) >= _KEEP:
+                calls.clear()
+            calls[args] = found
         return found  # type: ignore[no-any-return]
 
     return keeping
