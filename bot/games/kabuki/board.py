@@ -339,14 +339,21 @@ def rounds_text(view: View, names: Sequence[str], locale: str = DEFAULT) -> str 
     results = view["round_results"]
     if not results:
         return None
+    rounds = tuple((r["round"], r["ended_by"], r["reason"], tuple(r["tokens"])) for r in results)
+    return _rounds_text(rounds, tuple(names), locale)
+
+
+@kept
+def _rounds_text(rounds: tuple[tuple[Any, ...], ...], names: tuple[str, ...], locale: str) -> str:
+    """Each finished round's line: (round, who ended it, why, each seat's tokens)."""
     lines = []
-    for r in results:
+    for number, ended_by, reason, held in rounds:
         fields = {
-            "round": r["round"],
-            "name": names[r["ended_by"]],
-            "scores": ", ".join(f"{names[s]} {n}" for s, n in enumerate(r["tokens"])),
+            "round": number,
+            "name": names[ended_by],
+            "scores": ", ".join(f"{names[s]} {n}" for s, n in enumerate(held)),
         }
-        if r["reason"] == "zero_tokens":
+        if reason == "zero_tokens":
             lines.append(t(locale, "Round {round} (out of tokens, ended by {name}): {scores}", **fields))
         else:
             lines.append(t(locale, "Round {round} (deck out, ended by {name}): {scores}", **fields))
@@ -389,7 +396,6 @@ def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.
     return items
 
 
-@kept
 def _stack_label(s: int, top: int | None, locale: str) -> str:
     return f"{s + 1} · {t(locale, 'actor') if top is None else mask_name(top, locale)}"
 
