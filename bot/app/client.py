@@ -234,7 +234,7 @@ class GameBot(commands.AutoShardedBot):
                         commands=self.new_commands(locale),
                     ),
                 )
-            link = message_link(session, locale)
+            # The refusals below link to the board; an accepted press (nearly all) needs no link.
             if press.game and press.game != session.tag:
                 self.metrics.refused(session.kind, "earlier_game")
                 return await reply_private(
@@ -243,7 +243,7 @@ class GameBot(commands.AutoShardedBot):
                         locale,
                         "That message is from an earlier game in this channel: it does nothing now. "
                         "This channel's game is here: {link}",
-                        link=link,
+                        link=message_link(session, locale),
                     ),
                 )
             cog = self.game_cogs[session.kind]
@@ -254,12 +254,21 @@ class GameBot(commands.AutoShardedBot):
                 self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
                     interaction,
-                    t(locale, "That message is out of date. The game goes on here: {link}", link=link),
+                    t(
+                        locale,
+                        "That message is out of date. The game goes on here: {link}",
+                        link=message_link(session, locale),
+                    ),
                 )
             if not on_board and not cog.on_panel(interaction, press):
                 self.metrics.refused(session.kind, "old_board")
                 return await reply_private(
-                    interaction, t(locale, "That is an old board. The game goes on here: {link}", link=link)
+                    interaction,
+                    t(
+                        locale,
+                        "That is an old board. The game goes on here: {link}",
+                        link=message_link(session, locale),
+                    ),
                 )
             await cog.on_press(interaction, session, press)
         except Exception as error:

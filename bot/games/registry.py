@@ -89,7 +89,9 @@ class GameDescriptor:
         if where is None:
             raise GameError(f"{self.title} ({self.id}) has no {name}")
         module, _, attribute = where.partition(":")
-        loaded = importlib.import_module(module)
+        # Imported already, as nearly always (a computer's policy is asked for on every press):
+        # sys.modules is where import_module would find it, without its import machinery.
+        loaded = sys.modules.get(module) or importlib.import_module(module)
         return getattr(loaded, attribute) if attribute else loaded
 
 

@@ -13,7 +13,7 @@ import discord
 
 from bot.glue.components import Component, GameButton, make_view
 from bot.glue.picture_cache import ByteLRU
-from bot.i18n import DEFAULT, N_, t, translated
+from bot.i18n import DEFAULT, N_, kept, t, translated
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
@@ -169,19 +169,23 @@ def sign(
     In ``locale``, the board's language."""
     if commitment is None:
         return board
-    if seed is None:
-        line = t(locale, "Shuffle commitment (SHA-256): {commitment}", commitment=commitment)
-    else:
-        line = t(
-            locale,
-            "Shuffle: seed {seed}, salt {salt}. SHA-256 of {salt}:{seed} = {commitment}",
-            seed=seed,
-            salt=salt,
-            commitment=commitment,
-        )
+    line = _commitment_line(commitment, seed, salt, locale)
     old = board.embed.footer.text
     board.embed.set_footer(text=f"{old}\n{line}" if old else line)
     return board
+
+
+@kept  # the same all game: kept rather than filled in again under every board
+def _commitment_line(commitment: str, seed: int | None, salt: str, locale: str) -> str:
+    if seed is None:
+        return t(locale, "Shuffle commitment (SHA-256): {commitment}", commitment=commitment)
+    return t(
+        locale,
+        "Shuffle: seed {seed}, salt {salt}. SHA-256 of {salt}:{seed} = {commitment}",
+        seed=seed,
+        salt=salt,
+        commitment=commitment,
+    )
 
 
 def closed_board(title: str, text: str) -> Board:

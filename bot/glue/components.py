@@ -49,9 +49,23 @@ class Press:
 
 def button_id(channel_id: int, name: str, arg: str | int = "") -> str:
     custom_id = f"pc:{channel_id}:{name}:{arg}"
-    if len(custom_id) > MAX_ID or not (type(arg) is int or _ARG_RE.fullmatch(str(arg))):
+    if len(custom_id) > MAX_ID or not (type(arg) is int or arg in _good_args or _good_arg(arg)):
         raise ValueError(f"bad custom_id {custom_id!r}")
     return custom_id
+
+
+# Arguments already found good: a board's buttons carry the same few from press to press (a Monster
+# Masks board has 16 tile arguments, each matched again on every redraw). Bounded: emptied when full.
+_good_args: set[object] = set()
+
+
+def _good_arg(arg: object) -> bool:
+    if not _ARG_RE.fullmatch(str(arg)):
+        return False
+    if len(_good_args) >= 4096:
+        _good_args.clear()
+    _good_args.add(arg)
+    return True
 
 
 def select_id(channel_id: int, name: str) -> str:
@@ -61,9 +75,13 @@ def select_id(channel_id: int, name: str) -> str:
 def bound_id(custom_id: str, game: str) -> str:
     """An unbound game ``custom_id`` (as ``button_id`` and ``select_id`` make it) bound to the
     game tagged ``game``."""
+    return _bound(custom_id, game, _TAG_RE.fullmatch(game) is not None)
+
+
+def _bound(custom_id: str, game: str, good_tag: bool) -> str:
     prefix, channel, rest = custom_id.split(":", 2)
     bound = f"{prefix}:{channel}:{game}:{rest}"
-    if len(bound) > MAX_ID or not _TAG_RE.fullmatch(game):
+    if len(bound) > MAX_ID or not good_tag:
         raise ValueError(f"bad custom_id {bound!r}")
     return bound
 
@@ -71,11 +89,13 @@ def bound_id(custom_id: str, game: str) -> str:
 def bind(items: Iterable[Any], game: str) -> None:
     """Bind every game component among ``items`` (a board's ``GameButton`` s, or the discord.py
     items a private panel's view was made of) to the game tagged ``game`` (again, if it was bound
-    before: a component keeps the id its game drew)."""
+    before: a component keeps the id its game drew). The tag is checked once, not per item: a
+    board is bound on every press (a Masks board has 18 items)."""
+    good_tag = _TAG_RE.fullmatch(game) is not None
     for item in items:
         unbound = getattr(item, "unbound_id", None)
         if unbound is not None:
-            item.custom_id = bound_id(unbound, game)
+            item.custom_id = _bound(unbound, game, good_tag)
 
 
 def press_of(interaction: discord.Interaction) -> Press | None:

@@ -9,11 +9,13 @@ to English instead of failing.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
@@ -107,14 +109,59 @@ def _translations(code: str, games_changed: int = 0) -> NullTranslations:
 def install(code: str, translations: NullTranslations) -> None:
     """Speak ``code`` from ``translations`` (built in memory), e.g. the tests' pseudo-locale."""
     _extra[code] = translations
+    _forget_lookups()
 
 
 def uninstall(code: str) -> None:
     _extra.pop(code, None)
+    _forget_lookups()
+
+
+# What ``t`` and ``tn`` found, kept: a board makes dozens of lookups (a Kabuki board ~35) on every
+# press, each a catalogue found for a locale, a translation and its {fields} found by a regular
+# expression. Kept per (locale, message): its text and the text split at its fields. Forgotten as
+# soon as what they were found in changes (a catalogue installed or removed, a game registered with
+# its own catalogue); bounded, since a message may be text handed in (a refusal's field).
+_KEEP = 8192
+_kept_at = -1  # the registry's count of changes (``_games_changed``) the kept lookups are from
+_kept_catalogues: dict[object, NullTranslations] = {}
+_kept_texts: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
+_kept_codes: dict[object, str] = {}  # ``catalogue_locale``'s answers
+_kept_calls: list[dict[tuple[Any, ...], Any]] = []  # what each ``kept`` function gave, by arguments
+
+
+def _forget_lookups() -> None:
+    # New dicts rather than cleared ones: the pictures' thread looks words up too.
+    global _kept_catalogues, _kept_texts, _kept_codes
+    _kept_catalogues, _kept_texts, _kept_codes = {}, {}, {}
+    for calls in _kept_calls:  # the board's helpers, called on the event loop only
+        calls.clear()
+
+
+def _lookups_current() -> None:
+    """What was kept is forgotten if a game came or went since. Each lookup asks; it asks only
+    ``_registry is None or _registry.changes != _kept_at`` itself first, which costs no call."""
+    global _kept_at
+    changes = _games_changed()
+    if changes != _kept_at:
+        _forget_lookups()
+        _kept_at = changes
 
 
 def catalogue(locale: str) -> NullTranslations:
     """The translations for a catalogue code, or for any Discord locale (by ``catalogue_locale``)."""
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
+    found = _kept_catalogues.get(locale)
+    if found is None:
+        found = _find_catalogue(locale)
+        if len(_kept_catalogues) >= _KEEP:
+            _forget_lookups()
+        _kept_catalogues[locale] = found
+    return found
+
+
+def _find_catalogue(locale: str) -> NullTranslations:
     if locale in _extra:
         return _extra[locale]
     code = locale if locale in shipped() else catalogue_locale(locale)
@@ -123,7 +170,23 @@ def catalogue(locale: str) -> NullTranslations:
 
 def catalogue_locale(locale: object) -> str:
     """The catalogue for a Discord locale code (``discord.Locale`` or its value: "de", "en-US",
-    "es-ES", "pt-BR"): that exact code, else its language ("es-ES" → "es"), else English."""
+    "es-ES", "pt-BR"): that exact code, else its language ("es-ES" → "es"), else English. Kept
+    per code with the lookups (a press asks for its presser's, and again for its seat's)."""
+    try:
+        return _kept_codes[locale]
+    except (KeyError, TypeError):  # not asked yet, or not hashable
+        pass
+    code = _catalogue_code(locale)
+    try:
+        if len(_kept_codes) >= _KEEP:
+            _forget_lookups()
+        _kept_codes[locale] = code
+    except TypeError:
+        pass
+    return code
+
+
+def _catalogue_code(locale: object) -> str:
     code = str(getattr(locale, "value", locale) or "")
     known = (*_extra, *shipped())
     if code in known:
@@ -168,26 +231,81 @@ def duration(locale: str, ms: int) -> str:
     return " ".join(part for part in parts if part)
 
 
-def _fill(text: str, fields: dict[str, object], locale: str) -> str:
-    # Only {name} fields are replaced, so a stray brace in a translation cannot raise. A float
-    # (a refusal's "Wait {seconds} s") is written in the language's own way.
-    def value(name: str) -> str:
-        field = fields[name]
-        return number(locale, field) if isinstance(field, float) else str(field)
+def _fill(found: tuple[str, list[str]], fields: dict[str, object], locale: str) -> str:
+    # Only {name} fields are replaced, so a stray brace in a translation cannot raise; a {name}
+    # not given stays as it is. A float (a refusal's "Wait {seconds} s") is written in the
+    # language's own way. ``found``: the text, and the text split at its fields (``_FIELD.split``:
+    # text, name, text, name, … text).
+    text, parts = found
+    if len(parts) == 1:
+        return text
+    out = parts[:]
+    for i in range(1, len(out), 2):
+        name = out[i]
+        if name in fields:
+            field = fields[name]
+            out[i] = number(locale, field) if isinstance(field, float) else str(field)
+        else:
+            out[i] = "{" + name + "}"
+    return "".join(out)
 
-    return _FIELD.sub(lambda m: value(m[1]) if m[1] in fields else m[0], text) if fields else text
+
+_T = TypeVar("_T")
+_ABSENT = object()
+
+
+def kept(function: Callable[..., _T]) -> Callable[..., _T]:
+    """``function``, whose result follows from its arguments (hashable, given by position) and the
+    catalogues alone, such as a board's line made of several lookups: kept per arguments as ``t``
+    keeps a lookup, and forgotten with them (a catalogue or a game that comes or goes)."""
+
+    calls: dict[tuple[Any, ...], Any] = {}  # its own: the arguments are the key as they come
+    _kept_calls.append(calls)
+
+    @functools.wraps(function)
+    def keeping(*args: Any) -> _T:
+        if _registry is None or _registry.changes != _kept_at:
+            _lookups_current()
+        found = calls.get(args, _ABSENT)
+        if found is _ABSENT:
+            found = function(*args)
+            if len(calls) >= _KEEP:
+                calls.clear()
+            calls[args] = found
+        return found  # type: ignore[no-any-return]
+
+    return keeping
+
+
+def _kept(key: tuple[Any, ...], text: str) -> tuple[str, list[str]]:
+    found = (text, _FIELD.split(text))
+    if len(_kept_texts) >= _KEEP:
+        _forget_lookups()
+    _kept_texts[key] = found
+    return found
 
 
 def t(locale: str, message: str, **fields: object) -> str:
     """``message`` (its English text) in the catalogue ``locale``, its ``{fields}`` filled in."""
-    return _fill(catalogue(locale).gettext(message), fields, locale)
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
+    found = _kept_texts.get((locale, message))
+    if found is None:
+        found = _kept((locale, message), catalogue(locale).gettext(message))
+    return _fill(found, fields, locale) if fields else found[0]
 
 
 def tn(locale: str, singular: str, plural: str, n: int, **fields: object) -> str:
     """A message that agrees with the number ``n`` (filled in as ``{n}``), by the language's own
     plural rule (CLDR's, as bot/i18n/plurals.py writes it): French says "1 partie", "0 partie",
     "2 parties"; English and German "0 games"."""
-    return _fill(catalogue(locale).ngettext(singular, plural, n), {"n": n, **fields}, locale)
+    if _registry is None or _registry.changes != _kept_at:
+        _lookups_current()
+    key = (locale, singular, plural, n)
+    found = _kept_texts.get(key)
+    if found is None:
+        found = _kept(key, catalogue(locale).ngettext(singular, plural, n))
+    return _fill(found, {"n": n, **fields}, locale)
 
 
 def N_(message: str) -> str:

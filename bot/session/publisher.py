@@ -73,6 +73,17 @@ def release(message: dict[str, Any]) -> None:
         view.clear_items()
 
 
+def _texts_differ(old: discord.Embed, new: discord.Embed) -> bool:
+    """Whether two embeds' dicts (``to_dict``) certainly differ, found from their description and
+    fields alone, without building the dicts: a redrawn board that changed usually changed there
+    (a Monster Masks race settled: a player's line), and building both dicts cost as much as
+    drawing the board. A dict holds the description only when it is not empty, and the fields
+    as they are, once any was added."""
+    return (old.description or None) != (new.description or None) or getattr(old, "_fields", None) != getattr(
+        new, "_fields", None
+    )
+
+
 async def picture_files(board: Board) -> list[discord.File]:
     """The board's picture as the files of a message: none without a picture."""
     return [await board.picture.file()] if board.picture is not None else []
@@ -191,6 +202,7 @@ class Publisher:
         return (
             picture_key(old) == picture_key(board)
             and old.content == board.content
+            and not _texts_differ(old.embed, board.embed)
             and old.embed.to_dict() == board.embed.to_dict()
             and [a.to_component_dict() for a in before] == [b.to_component_dict() for b in now]
         )

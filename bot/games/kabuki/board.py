@@ -16,13 +16,18 @@ from bot.games.kabuki.engine import STACKS
 from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
 from bot.glue.board import GAME_COLOUR, Board, Picture
 from bot.glue.components import GameButton
-from bot.i18n import DEFAULT, t, tn
+from bot.i18n import DEFAULT, kept, t, tn
 
 PICTURE_NAME = "kabuki.png"
 REVEAL_COLOUR = discord.Colour.from_rgb(230, 159, 0)
 OVER_COLOUR = discord.Colour.dark_grey()
 
 View = Mapping[str, Any]
+
+
+# A board is drawn on every press, and most of its lines are the same as on the board before (a
+# stack's line, a player's while their counts stand, the footer): those are ``kept`` per arguments
+# and language (bot.i18n.kept), so a press draws only the lines its move changed.
 
 
 def mask_name(card: int, locale: str = DEFAULT) -> str:
@@ -266,25 +271,41 @@ def _replay_status(view: View, names: Sequence[str], locale: str) -> str:
 
 
 def stacks_text(view: View, locale: str = DEFAULT) -> str:
-    lines = []
     window = view["stop_window"]
-    for s, stack in enumerate(view["stacks"]):
-        line = f"**{s + 1}.** {mask(stack['top'], locale)} · {cards(locale, stack['height'])}"
-        if window is not None and window["stack"] == s:
-            line += " " + t(locale, "← last placed")
-        lines.append(line)
-    return "\n".join(lines)
+    placed = window["stack"] if window is not None else None
+    return "\n".join(
+        [
+            _stack_line(s, stack["top"], stack["height"], s == placed, locale)
+            for s, stack in enumerate(view["stacks"])
+        ]
+    )
+
+
+@kept
+def _stack_line(s: int, top: int | None, height: int, placed: bool, locale: str) -> str:
+    line = f"**{s + 1}.** {mask(top, locale)} · {cards(locale, height)}"
+    if placed:
+        line += " " + t(locale, "← last placed")
+    return line
 
 
 def players_text(view: View, names: Sequence[str], locale: str = DEFAULT) -> str:
     current = view["current"]
     active = current["seat"] if current is not None else None
-    lines = []
-    for seat, name in enumerate(names):
-        marker = "▶️" if seat == active else "▫️"
-        vp = tn(locale, "{n} VP", "{n} VP", view["totals"][seat])
-        lines.append(f"{marker} **{name}** — {tokens(locale, view['tokens'][seat])} · {vp}")
-    return "\n".join(lines)
+    totals, held = view["totals"], view["tokens"]
+    return "\n".join(
+        [
+            _player_line(name, seat == active, held[seat], totals[seat], locale)
+            for seat, name in enumerate(names)
+        ]
+    )
+
+
+@kept
+def _player_line(name: str, active: bool, held: int, total: int, locale: str) -> str:
+    marker = "▶️" if active else "▫️"
+    vp = tn(locale, "{n} VP", "{n} VP", total)
+    return f"{marker} **{name}** — {tokens(locale, held)} · {vp}"
 
 
 def reveal_text(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
@@ -318,14 +339,21 @@ def rounds_text(view: View, names: Sequence[str], locale: str = DEFAULT) -> str 
     results = view["round_results"]
     if not results:
         return None
+    rounds = tuple((r["round"], r["ended_by"], r["reason"], tuple(r["tokens"])) for r in results)
+    return _rounds_text(rounds, tuple(names), locale)
+
+
+@kept
+def _rounds_text(rounds: tuple[tuple[Any, ...], ...], names: tuple[str, ...], locale: str) -> str:
+    """Each finished round's line: (round, who ended it, why, each seat's tokens)."""
     lines = []
-    for r in results:
+    for number, ended_by, reason, held in rounds:
         fields = {
-            "round": r["round"],
-            "name": names[r["ended_by"]],
-            "scores": ", ".join(f"{names[s]} {n}" for s, n in enumerate(r["tokens"])),
+            "round": number,
+            "name": names[ended_by],
+            "scores": ", ".join(f"{names[s]} {n}" for s, n in enumerate(held)),
         }
-        if r["reason"] == "zero_tokens":
+        if reason == "zero_tokens":
             lines.append(t(locale, "Round {round} (out of tokens, ended by {name}): {scores}", **fields))
         else:
             lines.append(t(locale, "Round {round} (deck out, ended by {name}): {scores}", **fields))
@@ -340,13 +368,12 @@ def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.
     press them, and the public turn counter in each custom_id spots a press on an old board."""
     turn = view["turn"]
     can_place = view["current"] is not None and view["placing_blocked"] is None
-    actor = t(locale, "actor")
     items: list[discord.ui.Item[Any]] = [
         GameButton(
             channel_id,
             "place",
             f"{s}-{turn}",
-            label=f"{s + 1} · {actor if stack['top'] is None else mask_name(stack['top'], locale)}",
+            label=_stack_label(s, stack["top"], locale),
             style=discord.ButtonStyle.primary,
             disabled=not can_place,
             row=0,
@@ -369,6 +396,10 @@ def buttons(channel_id: int, view: View, locale: str = DEFAULT) -> list[discord.
     return items
 
 
+def _stack_label(s: int, top: int | None, locale: str) -> str:
+    return f"{s + 1} · {t(locale, 'actor') if top is None else mask_name(top, locale)}"
+
+
 def render(
     view: View,
     names: Sequence[str],
@@ -384,10 +415,11 @@ def render(
     and no call to press anything."""
     reveal = None if final else view["reveal"]
     colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else GAME_COLOUR)
-    title = t(locale, "Kabuki — round {round} of {rounds}", round=view["round"], rounds=view["rounds"])
-    if final:
-        title = t(locale, "Kabuki — final scores")
-    embed = discord.Embed(title=title, description=status_line(view, names, locale, live), colour=colour)
+    embed = discord.Embed(
+        title=_title(view["round"], view["rounds"], final, locale),
+        description=status_line(view, names, locale, live),
+        colour=colour,
+    )
     if reveal is not None:
         embed.add_field(
             name=t(locale, "🎭 Stack {stack} revealed", stack=reveal["stack"] + 1),
@@ -402,14 +434,24 @@ def render(
     rounds = rounds_text(view, names, locale)
     if rounds is not None:
         embed.add_field(name=t(locale, "Rounds"), value=rounds, inline=False)
-    counts = {"cards": cards(locale, view["deck_left"]), "tokens": tokens(locale, view["box"])}
-    if live and not final:  # a call to remember has no place once nothing is left to play
-        footer = t(locale, "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!", **counts)
-    else:
-        footer = t(locale, "Deck: {cards} left · Box: {tokens}", **counts)
-    embed.set_footer(text=footer)
+    embed.set_footer(text=_footer(view["deck_left"], view["box"], live and not final, locale))
     items = [] if final else buttons(channel_id, view, locale)
     return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final, locale=locale))
+
+
+@kept
+def _title(round: int, rounds: int, final: bool, locale: str) -> str:
+    if final:
+        return t(locale, "Kabuki — final scores")
+    return t(locale, "Kabuki — round {round} of {rounds}", round=round, rounds=rounds)
+
+
+@kept
+def _footer(deck_left: int, box: int, call: bool, locale: str) -> str:
+    counts = {"cards": cards(locale, deck_left), "tokens": tokens(locale, box)}
+    if call:  # a call to remember has no place once nothing is left to play
+        return t(locale, "Deck: {cards} left · Box: {tokens} · Remember what lies beneath!", **counts)
+    return t(locale, "Deck: {cards} left · Box: {tokens}", **counts)
 
 
 __all__ = ["PICTURE_NAME", "STACKS", "event_line", "picture_key", "render", "render_picture"]

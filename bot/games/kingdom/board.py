@@ -25,7 +25,7 @@ from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
 from bot.glue.board import Board, Picture
 from bot.glue.components import GameButton, GameSelect, button_id, make_view, select_id
-from bot.i18n import DEFAULT, N_, t, tn
+from bot.i18n import DEFAULT, N_, kept, t, tn
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
 # The same names as the slash command's choices (commands.po), translated where shown.
@@ -45,6 +45,10 @@ POWER = "power"
 PANEL_PRESSES = frozenset({POWER})
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
+# A board is drawn on every move, and most of it reads as on the board before: each seat's line
+# during play, the round's moves so far, the deck, the title and the footer. Those are ``kept``
+# per arguments and language (bot.i18n.kept), so a move draws only what it changed.
+
 
 def card_name(char: int, locale: str = DEFAULT) -> str:
     """A character's name in the language (views and events carry the English, as records do)."""
@@ -52,7 +56,10 @@ def card_name(char: int, locale: str = DEFAULT) -> str:
 
 
 def card_label(card: Mapping[str, Any], locale: str = DEFAULT) -> str:
-    char = card["char"]
+    return _card_label(card["char"], locale)
+
+
+def _card_label(char: int, locale: str) -> str:
     return f"{EMOJI[char]} **{card_name(char, locale)}** ({char})"
 
 
@@ -211,19 +218,34 @@ def component_for(action: Mapping[str, Any], version: int, channel_id: int) -> t
 # ------------------------------------------------------------------ words
 def describe(action: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
     """One public action record in words."""
-    kind = action["type"]
-    who = f"**{names[action['seat']]}**"
-    target = f"**{names[action['target']]}**" if action.get("target") is not None else ""
+    discarded = action.get("discarded")
+    return _described(
+        action["type"],
+        names[action["seat"]],
+        names[action["target"]] if action.get("target") is not None else None,
+        action.get("auto"),
+        action.get("timeout"),
+        None if discarded is None else discarded["char"],
+        locale,
+    )
+
+
+@kept
+def _described(
+    kind: str, seat: str, to: str | None, auto: Any, timeout: Any, discarded: int | None, locale: str
+) -> str:
+    who = f"**{seat}**"
+    target = f"**{to}**" if to is not None else ""
     if kind == "stand":
-        if action.get("auto") == "king":
+        if auto == "king":
             return "👑 " + t(locale, "{who} holds the King and stands", who=who)
-        if action.get("timeout"):
+        if timeout:
             return "⏰ " + t(locale, "{who} ran out of time and stands", who=who)
         return "✋ " + t(locale, "{who} stands", who=who)
     if kind == "exchange":
         return "🔁 " + t(locale, "{who} exchanged cards with {target}", who=who, target=target)
     if kind == "cut":
-        card = card_label(action["discarded"], locale)
+        card = _card_label(discarded, locale)
         return "✂️ " + t(locale, "{who} discarded {card} and cut the deck", who=who, card=card)
     if kind == "trader":
         return EMOJI[2] + " " + t(locale, "{who} used the Trader: it now lies face up on the deck", who=who)
@@ -240,7 +262,7 @@ def describe(action: Mapping[str, Any], names: Sequence[str], locale: str = DEFA
             + t(locale, "{who} took {target}'s card; {target} now holds the Thief", who=who, target=target)
         )
     if kind == "keep":
-        if action.get("timeout"):
+        if timeout:
             return "⏰ " + t(locale, "{who} ran out of time and keeps the Thief", who=who)
         return EMOJI[3] + " " + t(locale, "{who} kept the Thief", who=who)
     if kind == "bard":
@@ -250,7 +272,7 @@ def describe(action: Mapping[str, Any], names: Sequence[str], locale: str = DEFA
             + t(locale, "{who} used the Bard: swapped cards with {target}, unseen", who=who, target=target)
         )
     if kind == "dragon":
-        card = card_label(action["discarded"], locale)
+        card = _card_label(discarded, locale)
         return (
             EMOJI[8]
             + " "
@@ -296,24 +318,22 @@ def _seat_lines(view: Mapping[str, Any], names: Sequence[str], locale: str = DEF
     for position, s in enumerate(view["order"], start=1):
         seat = seats[s]
         marker = "👉" if s == view["turn"] else ("✔️" if seat["acted"] and not revealed else "▫️")
+        if s not in final:
+            shown = seat["shown"]
+            lines.append(
+                _seat_line(
+                    marker,
+                    position,
+                    names[s],
+                    _tokens(mode, seat["tokens"]),
+                    None if shown is None else shown["char"],
+                    seat["dealer"],
+                    locale,
+                )
+            )
+            continue
         tags = " · 🎴 " + t(locale, "dealer") if seat["dealer"] else ""
-        if s in final:
-            c = final[s]
-            label, value = card_label(c, locale), c["value"]
-            if c["turned"]:
-                card = t(locale, "{card} → turned **{value}**", card=label, value=value)
-            elif c["copied_from"] is not None:
-                card = t(locale, "{card} → copied **{value}**", card=label, value=value)
-            else:
-                card = t(locale, "{card} → **{value}**", card=label, value=value)
-            if c["loser"] or c["delta"]:
-                sign = "+" if c["delta"] > 0 else ""
-                loses = t(locale, "**LOSES**") if c["loser"] else ""
-                card += f" · {loses} {sign}{c['delta']}".rstrip()
-        elif seat["shown"] is not None:
-            card = t(locale, "face up: {card}", card=card_label(seat["shown"], locale))
-        else:
-            card = "🂠 " + t(locale, "face down")
+        card = _revealed_card(final[s], locale)
         lines.append(
             f"{marker} `{position}.` **{names[s]}** — {_tokens(mode, seat['tokens'])} · {card}{tags}"
         )
@@ -321,6 +341,35 @@ def _seat_lines(view: Mapping[str, Any], names: Sequence[str], locale: str = DEF
     if out:
         lines.append("💀 " + t(locale, "Out: {names}", names=_names_list(out, names)))
     return lines
+
+
+def _revealed_card(c: Mapping[str, Any], locale: str) -> str:
+    """A seat's card at a round's reveal: its final value, and what it lost."""
+    label, value = card_label(c, locale), c["value"]
+    if c["turned"]:
+        card = t(locale, "{card} → turned **{value}**", card=label, value=value)
+    elif c["copied_from"] is not None:
+        card = t(locale, "{card} → copied **{value}**", card=label, value=value)
+    else:
+        card = t(locale, "{card} → **{value}**", card=label, value=value)
+    if c["loser"] or c["delta"]:
+        sign = "+" if c["delta"] > 0 else ""
+        loses = t(locale, "**LOSES**") if c["loser"] else ""
+        card += f" · {loses} {sign}{c['delta']}".rstrip()
+    return card
+
+
+@kept
+def _seat_line(
+    marker: str, position: int, name: str, tokens: str, shown: int | None, dealer: bool, locale: str
+) -> str:
+    """A seat's line while its card is not revealed: face up (``shown``, a character) or down."""
+    tags = " · 🎴 " + t(locale, "dealer") if dealer else ""
+    if shown is not None:
+        card = t(locale, "face up: {card}", card=_card_label(shown, locale))
+    else:
+        card = "🂠 " + t(locale, "face down")
+    return f"{marker} `{position}.` **{name}** — {tokens} · {card}{tags}"
 
 
 def _header(view: Mapping[str, Any], names: Sequence[str], live: bool = True, locale: str = DEFAULT) -> str:
@@ -433,14 +482,18 @@ def reveal_picture(
     )
 
 
-def _rounds(view: Mapping[str, Any], locale: str = DEFAULT) -> str:
-    if view["rounds"]:
-        return t(locale, "Round {round}/{rounds}", round=view["round"], rounds=view["rounds"])
-    return t(locale, "Round {round}", round=view["round"])
+def _round_of(round: int, rounds: int, locale: str) -> str:
+    if rounds:
+        return t(locale, "Round {round}/{rounds}", round=round, rounds=rounds)
+    return t(locale, "Round {round}", round=round)
 
 
 def _footer(view: Mapping[str, Any], live: bool = True, locale: str = DEFAULT) -> str:
-    mode = view["mode"]
+    return _footer_of(view["mode"], view["round"], view["rounds"], live, locale)
+
+
+@kept
+def _footer_of(mode: str, round: int, rounds: int, live: bool, locale: str) -> str:
     if mode == "only-one":
         goal = t(locale, "Tokens are lives: lose them all and you are out.")
     elif mode == "death-over-all":
@@ -452,7 +505,7 @@ def _footer(view: Mapping[str, Any], live: bool = True, locale: str = DEFAULT) -
     else:
         goal = t(locale, "Lowest card takes a token; fewest tokens wins.")
     how = " " + t(locale, "Powers: on your turn, under My card.") if live else ""
-    return f"{t(locale, MODE_NAMES[mode])} · {_rounds(view, locale)} · {goal}{how}"
+    return f"{t(locale, MODE_NAMES[mode])} · {_round_of(round, rounds, locale)} · {goal}{how}"
 
 
 def kingdom_board(
@@ -467,8 +520,7 @@ def kingdom_board(
 ) -> Board:
     """The public board for ``view = engine.view(None)``. ``notes`` are extra public lines
     (e.g. "press My card"). ``live=False`` is a replay's board: no clock, no instructions."""
-    title = t(locale, "Death Over the Kingdom") + " — " + _rounds(view, locale)
-    embed = discord.Embed(title=title, colour=COLOUR)
+    embed = discord.Embed(title=_title(view["round"], view["rounds"], locale), colour=COLOUR)
     parts = [_header(view, names, live, locale)]
     if view["round"] == 1 and view["phase"] == "play":
         # Later deals follow from the first ("the deal passes to the right"), so only it is news.
@@ -484,13 +536,12 @@ def kingdom_board(
         value=_log([describe(a, names, locale) for a in view["actions"]], locale),
         inline=False,
     )
-    size = view["deck_size"]
-    if view["deck_top"] is not None:
-        top = card_label(view["deck_top"], locale)
-        deck = tn(locale, "{n} card, top face up: {card}", "{n} cards, top face up: {card}", size, card=top)
-    else:
-        deck = tn(locale, "{n} card", "{n} cards", size)
-    embed.add_field(name=t(locale, "Deck"), value=deck, inline=True)
+    top = view["deck_top"]
+    embed.add_field(
+        name=t(locale, "Deck"),
+        value=_deck(view["deck_size"], None if top is None else top["char"], locale),
+        inline=True,
+    )
     if view["discards"]:
         embed.add_field(
             name=t(locale, "Discarded"),
@@ -517,6 +568,19 @@ def kingdom_board(
         # is a line of text: an image on the board made every edit cost about 1 ms more.
         picture=reveal_picture(view, names, game_key, locale) if view["phase"] == "reveal" else None,
     )
+
+
+@kept
+def _title(round: int, rounds: int, locale: str) -> str:
+    return t(locale, "Death Over the Kingdom") + " — " + _round_of(round, rounds, locale)
+
+
+@kept
+def _deck(size: int, top: int | None, locale: str) -> str:
+    if top is not None:
+        card = _card_label(top, locale)
+        return tn(locale, "{n} card, top face up: {card}", "{n} cards, top face up: {card}", size, card=card)
+    return tn(locale, "{n} card", "{n} cards", size)
 
 
 # ------------------------------------------------------------------ the end

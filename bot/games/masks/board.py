@@ -19,7 +19,7 @@ import discord
 from bot.games.masks.pictures import board_png, face_png
 from bot.glue.board import GAME_COLOUR, Board, Picture
 from bot.glue.components import GameButton
-from bot.i18n import DEFAULT, N_, duration, t, tn
+from bot.i18n import DEFAULT, N_, duration, kept, t, tn
 
 SLAP = "slap"
 CARD = "card"
@@ -112,34 +112,70 @@ def board_state(view: dict[str, Any], names: Sequence[str], computers: Sequence[
     )
 
 
+# A board is drawn again whenever a race settles, several times a turn, and most of its text
+# stands all turn (its title, what the Mime and the guessers do, the last turn, the footer) or
+# changes for one seat only: those parts are ``kept`` per arguments and language (bot.i18n.kept).
+
+# What a seat is doing, in a player's line; a seat holding a tile is its monster's name instead.
+MIME, LOST, THINKING, NO_TILE = range(4)
+
+
 def _status_lines(view: dict[str, Any], names: Sequence[str], locale: str) -> str:
     tile_of = {seat: tile for tile, seat in enumerate(view["held_by"]) if seat is not None}
+    mime, lost, piles, tile_names = view["mime"], view["lost"], view["piles"], view["tile_names"]
+    idle = THINKING if view["phase"] == "guessing" else NO_TILE
     lines = []
     for seat, name in enumerate(names):
-        if seat == view["mime"]:
-            status = t(locale, "🎭 Mime")
+        doing: int | str
+        if seat == mime:
+            doing = MIME
         elif seat in tile_of:
-            status = "✋ " + monster(locale, view["tile_names"][tile_of[seat]])
-        elif seat in view["lost"]:
-            status = t(locale, "⚡ lost a race: no tile this turn")
-        elif view["phase"] == "guessing":
-            status = t(locale, "🤔 thinking…")
+            doing = tile_names[tile_of[seat]]
+        elif seat in lost:
+            doing = LOST
         else:
-            status = t(locale, "— no tile")
-        lines.append(f"**{short(name)}** · {status} · {view['piles'][seat]} 🃏")
+            doing = idle
+        lines.append(_status_line(name, doing, piles[seat], locale))
     return "\n".join(lines)
+
+
+@kept
+def _status_line(name: str, doing: int | str, pile: int, locale: str) -> str:
+    if doing == MIME:
+        status = t(locale, "🎭 Mime")
+    elif doing == LOST:
+        status = t(locale, "⚡ lost a race: no tile this turn")
+    elif doing == THINKING:
+        status = t(locale, "🤔 thinking…")
+    elif doing == NO_TILE:
+        status = t(locale, "— no tile")
+    else:
+        status = "✋ " + monster(locale, str(doing))
+    return f"**{short(name)}** · {status} · {pile} 🃏"
 
 
 def _reveal_text(reveal: dict[str, Any], names: Sequence[str], locale: str) -> str:
     scorer = reveal["scorer"]
-    reason = REASONS.get(reveal["reason"])
-    why = t(locale, reason) if reason else reveal["reason"]
-    card = monster(locale, reveal["name"])
+    return _revealed(
+        reveal["turn"],
+        reveal["name"],
+        reveal["reason"],
+        None if scorer is None else names[scorer],
+        names[reveal["mime"]],
+        locale,
+    )
+
+
+@kept
+def _revealed(turn: int, name: str, reason_id: str, scorer: str | None, mime: str, locale: str) -> str:
+    reason = REASONS.get(reason_id)
+    why = t(locale, reason) if reason else reason_id
+    card = monster(locale, name)
     if scorer is None:
         return t(
             locale,
             "Turn {turn}: the card was **{card}** ({why}). Nobody guessed it: both cards leave the game.",
-            turn=reveal["turn"],
+            turn=turn,
             card=card,
             why=why,
         )
@@ -147,11 +183,11 @@ def _reveal_text(reveal: dict[str, Any], names: Sequence[str], locale: str) -> s
         locale,
         "Turn {turn}: the card was **{card}** ({why}). **{scorer}** guessed it: +1 card for them and "
         "+1 for **{mime}**.",
-        turn=reveal["turn"],
+        turn=turn,
         card=card,
         why=why,
-        scorer=names[scorer],
-        mime=names[reveal["mime"]],
+        scorer=scorer,
+        mime=mime,
     )
 
 
@@ -172,62 +208,16 @@ def render(
     ``live=False`` is a replay's board: it says what was going on, with no clock and nothing to
     press. Every word is in ``locale``."""
     mime = names[view["mime"]]
-    embed = discord.Embed(
-        title=t(
-            locale, "Island of Monster Masks — turn {turn}/{turns}", turn=view["turn"], turns=view["turns"]
-        ),
-        colour=GAME_COLOUR,
-    )
+    embed = discord.Embed(title=_title(view["turn"], view["turns"], locale), colour=GAME_COLOUR)
     if view["phase"] == "guessing":
-        deadline = view["guess_deadline"] // 1000
-        second = view["options"]["second_chance"]
-        if not live:
-            embed.description = (
-                t(
-                    locale,
-                    "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
-                    "First slap wins the tile; lose a race and you may slap another.",
-                    mime=mime,
-                )
-                if second
-                else t(
-                    locale,
-                    "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
-                    "First slap wins the tile; a slap is final, even if you lose the race.",
-                    mime=mime,
-                )
-            )
-        else:
-            acting = (
-                t(
-                    locale,
-                    "🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.",
-                    mime=mime,
-                )
-                if view["mime"] in computers
-                else t(
-                    locale,
-                    "🎭 **{mime}** is the Mime. **{mime}**: your secret card comes to you privately "
-                    "(if it does not, press **My card**; only you can see it). Act it out!",
-                    mime=mime,
-                )
-            )
-            slap = (
-                t(
-                    locale,
-                    "Everyone else: slap **one** tile below. First slap wins the tile; lose a race and "
-                    "you may slap another. Time's up <t:{deadline}:R>.",
-                    deadline=deadline,
-                )
-                if second
-                else t(
-                    locale,
-                    "Everyone else: slap **one** tile below. First slap wins the tile; a slap is final, "
-                    "even if you lose the race. Time's up <t:{deadline}:R>.",
-                    deadline=deadline,
-                )
-            )
-            embed.description = acting + "\n" + slap
+        embed.description = _guessing(
+            mime,
+            view["mime"] in computers,
+            view["options"]["second_chance"],
+            view["guess_deadline"] // 1000,
+            live,
+            locale,
+        )
     else:
         text = _reveal_text(view["last_reveal"], names, locale)
         if view["reveal_until"] is not None and live:
@@ -239,20 +229,85 @@ def render(
             name=t(locale, "Last turn"), value=_reveal_text(view["last_reveal"], names, locale), inline=False
         )
     options = view["options"]
-    mode = options["mime_mode"]
     embed.set_footer(
-        text=t(
+        text=_footer(
+            view["deck"],
+            view["removed"],
+            options["mime_mode"],
+            options["sounds"],
+            options["second_chance"],
             locale,
-            "Deck: {deck} · out of the game: {removed} · Mime: {mode} · sounds: {sounds} · "
-            "second chance: {again}",
-            deck=tn(locale, "{n} card", "{n} cards", view["deck"]),
-            removed=view["removed"],
-            mode=t(locale, MODE_NAMES[mode]) if mode in MODE_NAMES else mode,
-            sounds=_yes_no(locale, options["sounds"]),
-            again=_yes_no(locale, options["second_chance"]),
         )
     )
     return Board(embed=embed, items=buttons(channel_id, view, names, locale), picture=picture(view, locale))
+
+
+@kept
+def _title(turn: int, turns: int, locale: str) -> str:
+    return t(locale, "Island of Monster Masks — turn {turn}/{turns}", turn=turn, turns=turns)
+
+
+@kept
+def _guessing(mime: str, computer: bool, second: bool, deadline: int, live: bool, locale: str) -> str:
+    """What the Mime and the guessers do this turn; ``computer``: the Mime is a computer."""
+    if not live:
+        if second:
+            return t(
+                locale,
+                "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+                "First slap wins the tile; lose a race and you may slap another.",
+                mime=mime,
+            )
+        return t(
+            locale,
+            "🎭 **{mime}** mimes the secret card; the others each slap the tile they guess. "
+            "First slap wins the tile; a slap is final, even if you lose the race.",
+            mime=mime,
+        )
+    acting = (
+        t(
+            locale,
+            "🎭 **{mime}** is the Mime: it acts out its card in emoji here, in a moment.",
+            mime=mime,
+        )
+        if computer
+        else t(
+            locale,
+            "🎭 **{mime}** is the Mime. **{mime}**: your secret card comes to you privately "
+            "(if it does not, press **My card**; only you can see it). Act it out!",
+            mime=mime,
+        )
+    )
+    slap = (
+        t(
+            locale,
+            "Everyone else: slap **one** tile below. First slap wins the tile; lose a race and "
+            "you may slap another. Time's up <t:{deadline}:R>.",
+            deadline=deadline,
+        )
+        if second
+        else t(
+            locale,
+            "Everyone else: slap **one** tile below. First slap wins the tile; a slap is final, "
+            "even if you lose the race. Time's up <t:{deadline}:R>.",
+            deadline=deadline,
+        )
+    )
+    return acting + "\n" + slap
+
+
+@kept
+def _footer(deck: int, removed: int, mode: str, sounds: bool, second: bool, locale: str) -> str:
+    return t(
+        locale,
+        "Deck: {deck} · out of the game: {removed} · Mime: {mode} · sounds: {sounds} · "
+        "second chance: {again}",
+        deck=tn(locale, "{n} card", "{n} cards", deck),
+        removed=removed,
+        mode=t(locale, MODE_NAMES[mode]) if mode in MODE_NAMES else mode,
+        sounds=_yes_no(locale, sounds),
+        again=_yes_no(locale, second),
+    )
 
 
 def buttons(
