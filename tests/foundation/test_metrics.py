@@ -65,6 +65,7 @@ async def test_the_endpoint_serves_presses_refusals_saves_and_open_games(world, 
     assert value(samples, "partycards_session_save_seconds_count") >= 5
     assert value(samples, "partycards_session_save_seconds_sum") > 0
     assert value(samples, "partycards_games_open", kind="tap", status="playing") == 1
+    assert value(samples, "partycards_gc_frozen_objects") > 0  # start-up's at least (bot.ops.gc_tuning)
     await alice.slash(world.channel, "end")
     samples = scrape(simcord_env.bot.metrics.port)
     assert value(samples, "partycards_games_open", kind="tap", status="playing") == 0
