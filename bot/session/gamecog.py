@@ -111,6 +111,20 @@ class GameCog(Lobby, commands.GroupCog):
         drawn."""
         return None
 
+    def current_board(self, session: Session) -> Board:
+        """The board of the game as it stands after a change: the board on show, or waiting to
+        be, when it was drawn from an equal ``board_state``, else drawn (``Publisher.redraw``). A
+        game whose state and board come from the same view overrides this to look at it once."""
+        return self.publisher(session).redraw(self.board_state(session), lambda: self.render_board(session))
+
+    def board_again(self, session: Session) -> Board:
+        """The board after a press that changed nothing in the game (refused, or a seat's token
+        refused): drawn afresh, and sent only if it differs from the one on show (an earlier edit
+        Discord refused, the server's language switched since). A game whose ``current_board``
+        covers everything its board shows, its language included, gives that instead, which
+        draws nothing when nothing changed."""
+        return self.render_board(session)
+
     def render_final(self, session: Session, result: Result) -> Board:
         """The board once the game is over; by default the last board, without its buttons, in
         the session's language."""
@@ -213,7 +227,7 @@ class GameCog(Lobby, commands.GroupCog):
                 else:
                     # A board an earlier edit failed to change is still on show and refuses every
                     # press as out of date: draw it again (nothing is sent if it is current).
-                    await self._publish(session, self.render_board(session))
+                    await self._publish(session, self.board_again(session))
                 return
             session.last_interaction[seat] = SeatToken.of(interaction)
             await self._after_change(session, events, interaction, presser=seat)
@@ -273,10 +287,7 @@ class GameCog(Lobby, commands.GroupCog):
             saved = await self._save(session)
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
-            board = self.publisher(session).redraw(
-                self.board_state(session), lambda: self.render_board(session)
-            )
-            await self._publish(session, board, interaction)
+            await self._publish(session, self.current_board(session), interaction)
         await self._deliver(session, events, interaction, presser)
         if not saved and interaction is not None and presser is not None:
             # The move stands (the board shows it) and its save waits on the database: the
@@ -341,7 +352,7 @@ class GameCog(Lobby, commands.GroupCog):
                 )
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
-            await self._publish(session, self.render_board(session))
+            await self._publish(session, self.board_again(session))
 
     async def _push(
         self,

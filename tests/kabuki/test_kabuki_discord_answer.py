@@ -10,6 +10,7 @@ import discord
 from kabuki_tables import Table
 from simcord.actors import _component_interaction
 
+from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.session import publisher
 
@@ -111,14 +112,13 @@ async def test_a_placement_answered_after_discords_3_s_still_shows_its_board_and
     """Discord refuses the late answer; the move stands, and the board message is edited
     directly with the new picture."""
     table = await open_game(3)
-    cog = table.env.bot.game_cogs["kabuki"]
-    real_render = type(cog).render_board
+    real_render = kabuki_board.render
 
-    def slow_render(self, session):
+    def slow_render(*args, **kwargs):  # the board takes 3.5 s to draw
         table.env.backend.advance_clock(3.5)
-        return real_render(self, session)
+        return real_render(*args, **kwargs)
 
-    monkeypatch.setattr(type(cog), "render_board", slow_render)
+    monkeypatch.setattr(kabuki_board, "render", slow_render)
     late = await table.place(1)
     monkeypatch.undo()
     assert late.response is None and late.followups == []

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
+import orjson
 from discord import app_commands
 from discord.ext import commands
 
@@ -110,9 +111,29 @@ class KabukiCog(
 
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
-        view = session.engine.view(None)
-        board = kabuki_board.render(view, session.seat_names(), session.channel_id, locale=session.locale)
+        return self._render(session, session.engine.view(None), session.seat_names())
+
+    def _render(self, session: Session, view: Mapping[str, Any], names: list[str]) -> Board:
+        board = kabuki_board.render(view, names, session.channel_id, locale=session.locale)
         return sign(board, session.commitment, locale=session.locale)
+
+    def current_board(self, session: Session) -> Board:
+        """The board is drawn from the public view, its names and language alone, so a press that
+        changed none of them (refused, or joining a Stop! race) is shown the board on show. The
+        view is kept as its JSON: an immutable copy, cheaper than the drawing it may save."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        names = session.seat_names()
+        state = (
+            orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS),
+            tuple(names),
+            session.locale,
+            session.commitment,
+        )
+        return self.publisher(session).redraw(state, lambda: self._render(session, view, names))
+
+    # Its state covers all the board shows, the language included.
+    board_again = current_board
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None

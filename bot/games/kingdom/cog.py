@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
+import orjson
 from discord import app_commands
 from discord.ext import commands
 
@@ -128,15 +129,34 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         assert session.engine is not None
         view = session.engine.view(None)
         names = self._names(session)
+        return self._render(session, view, names, self._unreached_notes(session, view, names))
+
+    def _render(self, session: Session, view: Mapping[str, Any], names: list[str], notes: list[str]) -> Board:
         board = render.kingdom_board(
-            view,
-            names,
-            session.channel_id,
-            session.game_key,
-            self._unreached_notes(session, view, names),
-            locale=session.locale,
+            view, names, session.channel_id, session.game_key, notes, locale=session.locale
         )
         return sign(board, session.commitment, locale=session.locale)
+
+    def current_board(self, session: Session) -> Board:
+        """The board is drawn from the public view, the names, the notes for players no private
+        message reaches, and the language alone, so a press that changed none of them (refused,
+        a look at My card) is shown the board on show. The view is kept as its JSON: an immutable
+        copy (the view shares the engine's reveal), cheaper than the drawing it may save."""
+        assert session.engine is not None
+        view = session.engine.view(None)
+        names = self._names(session)
+        notes = self._unreached_notes(session, view, names)
+        state = (
+            orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS),
+            tuple(names),
+            tuple(notes),
+            session.locale,
+            session.commitment,
+        )
+        return self.publisher(session).redraw(state, lambda: self._render(session, view, names, notes))
+
+    # Its state covers all the board shows, the language included.
+    board_again = current_board
 
     def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
         """A player handed a card by someone else's move, whom no private message can reach (no
