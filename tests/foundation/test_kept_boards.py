@@ -57,6 +57,22 @@ def kabuki_boards(seed: int) -> Iterator[Callable[[str], Any]]:
     yield lambda locale: kabuki_board.render(view, names, CHANNEL, final=True, locale=locale)
 
 
+def random_views(engine: Any, rng: random.Random, players: int, *, most_ms: int) -> Iterator[Any]:
+    """The public view after each step of a random game: a legal press (up to ``most_ms`` after
+    the last) or a wait to the next deadline, until the game is over."""
+    clock = 0
+    while not engine.is_over:
+        seat = rng.randrange(players)
+        actions = engine.legal_actions(seat)
+        if actions and rng.random() < 0.8:
+            clock += rng.randint(0, most_ms)
+            engine.apply(seat, rng.choice(actions), clock)
+        else:
+            clock = max(clock, engine.next_deadline() or clock)
+            engine.advance(clock)
+        yield engine.view(None)
+
+
 def masks_boards(seed: int) -> Iterator[Callable[[str], Any]]:
     """Every state of a random Monster Masks game (slaps, races, Mimes ending the guessing,
     timers), with a computer seat now and then: live, then its final board."""
@@ -72,17 +88,7 @@ def masks_boards(seed: int) -> Iterator[Callable[[str], Any]]:
         "sounds": rng.random() < 0.5,
     }
     engine = MasksEngine.new(players, seed, options, 0)
-    clock = 0
-    while not engine.is_over:
-        seat = rng.randrange(players)
-        actions = engine.legal_actions(seat)
-        if actions and rng.random() < 0.8:
-            clock += rng.randint(0, 60)
-            engine.apply(seat, rng.choice(actions), clock)
-        else:
-            clock = max(clock, engine.next_deadline() or clock)
-            engine.advance(clock)
-        view = engine.view(None)
+    for view in random_views(engine, rng, players, most_ms=60):
         live = rng.random() < 0.9
         yield lambda locale, view=view, live=live: sign(
             masks_board.render(CHANNEL, view, names, computers, live=live, locale=locale),
@@ -101,17 +107,7 @@ def kingdom_boards(seed: int) -> Iterator[Callable[[str], Any]]:
     players = rng.randint(3, 7)
     names = [f"player {seat}" for seat in range(players)]
     engine = KingdomEngine.new(players, seed, {"mode": mode, "length": 6, "reveal_ms": 1000}, 0)
-    clock = 0
-    while not engine.is_over:
-        seat = rng.randrange(players)
-        actions = engine.legal_actions(seat)
-        if actions and rng.random() < 0.8:
-            clock += rng.randint(0, 2000)
-            engine.apply(seat, rng.choice(actions), clock)
-        else:
-            clock = max(clock, engine.next_deadline() or clock)
-            engine.advance(clock)
-        view = engine.view(None)
+    for view in random_views(engine, rng, players, most_ms=2000):
         live = rng.random() < 0.9
         notes = [f"📬 **{names[0]}**, a note"] if rng.random() < 0.2 else []
         yield lambda locale, view=view, live=live, notes=notes: sign(
