@@ -63,7 +63,15 @@ import load_owners  # noqa: E402
 import orjson  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_profile import StageProfiler  # noqa: E402
-from load_report import latency_line, machine_line, ms, print_memory, print_phase, print_ramp  # noqa: E402
+from load_report import (  # noqa: E402
+    latency_line,
+    machine_line,
+    ms,
+    print_memory,
+    print_phase,
+    print_ramp,
+    ratio_interval,
+)
 from load_run import ACK, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
@@ -412,6 +420,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
         "ack_ms": median([log.bot[i] for i in acks]),
+        "ratio_interval": [round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])],
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
             for gen, spans in sorted(gc_spans.items())

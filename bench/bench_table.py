@@ -14,12 +14,17 @@ measured phase (count, longest wall time and CPU), the CPU of the collector's ne
 open and after the load (what survived the last one is frozen: ``bot.ops.gc_tuning``) beside a
 full collection's with nothing frozen (start-up's objects included), and RSS. Each row also says
 how much of the machine other programs took: on a shared machine only ratios within a row compare.
+
+The ratio is one run's median press over its median acknowledge, with the run's 95 % interval
+(``load_report.ratio_interval``). ``--repeat N`` runs each row N times, one after another: the row
+then quotes the median run's (by ratio) figures and every run's ratio beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +41,13 @@ def run(game: str, games: int, rate: float, seconds: float) -> dict:
     return json.loads(line.removeprefix("summary "))
 
 
-def row(s: dict) -> str:
+def row(runs: list[dict]) -> str:
+    ratios = [s["press_ms"] / s["ack_ms"] for s in runs]
+    s = runs[ratios.index(statistics.median_low(ratios))]
+    low, high = s["ratio_interval"]
+    ratio = f"{s['press_ms'] / s['ack_ms']:.1f}× ({low:.1f}–{high:.1f}×)"
+    if len(runs) > 1:
+        ratio += " of runs " + ", ".join(f"{r:.1f}×" for r in ratios)
     cpu = s.get("gc_cpu", {})
     gc = ", ".join(
         f"{gen} {n}× ≤ {worst:.0f} ms ({cpu.get(gen, worst):.0f} ms CPU)"
@@ -45,7 +56,7 @@ def row(s: dict) -> str:
     )
     return (
         f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_workers_ms']:.2f} ms "
-        f"| {s['ack_ms']:.2f} ms | {s['press_ms'] / s['ack_ms']:.1f}× / {s['press_with_workers_ms'] / s['ack_ms']:.1f}× "
+        f"| {s['ack_ms']:.2f} ms | {ratio} / {s['press_with_workers_ms'] / s['ack_ms']:.1f}× "
         f"| {gc or 'none'} | {s['full_gc_ms'][0]:.1f} / {s['full_gc_ms'][1]:.1f} ms "
         f"| {s['full_gc_all_ms'][0]:.0f} / {s['full_gc_all_ms'][1]:.0f} ms "
         f"| {s['rss_mb'][0]:.0f} / {s['rss_mb'][1]:.0f} MB | {s['machine']} |"
@@ -58,17 +69,19 @@ def main() -> None:
     parser.add_argument("--game", default="kabuki,masks,kingdom")
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each row (the median run is quoted)")
     args = parser.parse_args()
     print(
-        "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio "
-        "(target ≤ 2×) | collections in the phase | the next full collection's CPU: open / after load "
+        "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio, "
+        "95 % interval (target ≤ 2×) / with worker threads | collections in the phase | the next full collection's CPU: open / after load "
         "| a full collection with nothing frozen "
         "| RSS: open / after load | the machine |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for games in (int(n) for n in args.games.split(",")):
         for game in args.game.split(","):
-            print(row(run(game, games, args.rate, args.seconds)), flush=True)
+            runs = [run(game, games, args.rate, args.seconds) for _ in range(args.repeat)]
+            print(row(runs), flush=True)
 
 
 if __name__ == "__main__":

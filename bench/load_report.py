@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import math
+import random
 import statistics
 from typing import Any
 
@@ -23,6 +24,18 @@ def quantile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(math.ceil(q * len(ordered))) - 1)]
+
+
+def ratio_interval(game: list[float], acks: list[float], rounds: int = 1000) -> tuple[float, float]:
+    """A 95 % interval for median(game) / median(acks), by resampling both (the bootstrap): the
+    acknowledges are few, so one run's median ratio moves with which of them it happened to get."""
+    rng = random.Random(0)
+    median = statistics.median
+    ratios = sorted(
+        median(rng.choices(game, k=len(game))) / median(rng.choices(acks, k=len(acks)))
+        for _ in range(rounds)
+    )
+    return ratios[int(rounds * 0.025)], ratios[int(rounds * 0.975) - 1]
 
 
 def ms(seconds: float) -> str:
@@ -114,7 +127,11 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         print(f"  {'bare ack':<10} {cpu_line(acks)}")
         ratio = statistics.median(game) / statistics.median(acks)
         p99 = quantile(game, 0.99) / quantile(acks, 0.99)
-        print(f"  game press / bare ack: {ratio:.2f}× at the median, {p99:.2f}× at p99 (target ≤ 2×)")
+        low, high = ratio_interval(game, acks)
+        print(
+            f"  game press / bare ack: {ratio:.2f}× at the median (95 % interval {low:.2f}–{high:.2f}×), "
+            f"{p99:.2f}× at p99 (target ≤ 2×)"
+        )
     sim = _select(log, GAME, log.sim)
     print(f"  SimCord's own work per game press (not the bot's): {cpu_line(sim)}")
     if acks:
