@@ -420,7 +420,9 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
         "ack_ms": median([log.bot[i] for i in acks]),
-        "ratio_interval": [round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])],
+        "ratio_interval": [
+            round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])
+        ],
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
             for gen, spans in sorted(gc_spans.items())

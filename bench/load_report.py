@@ -32,8 +32,7 @@ def ratio_interval(game: list[float], acks: list[float], rounds: int = 1000) -> 
     rng = random.Random(0)
     median = statistics.median
     ratios = sorted(
-        median(rng.choices(game, k=len(game))) / median(rng.choices(acks, k=len(acks)))
-        for _ in range(rounds)
+        median(rng.choices(game, k=len(game))) / median(rng.choices(acks, k=len(acks))) for _ in range(rounds)
     )
     return ratios[int(rounds * 0.025)], ratios[int(rounds * 0.975) - 1]
 
