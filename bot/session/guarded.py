@@ -8,7 +8,10 @@ kept, since each covers the ones before it: a save writes the state as it is whe
 finish saves, records and removes the saved game. While a game waits, its new writes join the wait
 instead of meeting the dead database again, so no press waits on it. A game that waits is logged
 once (and again once when the wait reaches its longest pause), counted in the metrics, and resumes
-by itself once a retry goes through. See docs/operations.md.
+by itself once a retry goes through. A write the database has not answered within
+``WRITE_WAIT_S`` (a disk or a network that hangs instead of failing) is given up on and counts as
+a fault like any other: a press is answered within Discord's 3 s, and its game's lock is free for
+the next press. See docs/operations.md.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ log = logging.getLogger(__name__)
 RETRY_S = 5.0  # the first retry of a failed write waits this long...
 RETRY_MAX_S = 60.0  # ...doubling each time, up to this: a database back is used within a minute
 FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this long in all
+# A write not answered by then is given up on (a fault): a press taken up to 1 s after it was made
+# still gets its answer in Discord's 3 s (bot.session.overload sheds those taken later).
+WRITE_WAIT_S = 1.5
 
 Write = Callable[[], Awaitable[Any]]
 SAVE = "save"  # the one write an ending covers (see ``Guard.write``)
@@ -61,6 +67,20 @@ DATABASE_ERRORS = _database_errors()
 def database_fault(error: BaseException) -> bool:
     """Whether ``error`` is the database failing, not a bug: worth trying again later."""
     return isinstance(error, DATABASE_ERRORS)
+
+
+async def within_wait(op: Write) -> None:
+    """``op``, cancelled if the database has not answered within ``WRITE_WAIT_S``. Cancelling is
+    safe for every write the bot makes: SQLite's are each one transaction that a cancel rolls back
+    or leaves to commit in order on the writer's queue, and asyncpg resets a cancelled connection;
+    whatever lands late is overtaken by the retry, which writes the game as it is then."""
+    try:
+        async with asyncio.timeout(WRITE_WAIT_S):
+            await op()
+    except TimeoutError as error:
+        if isinstance(error.__cause__, asyncio.CancelledError):  # ours, not the driver's own
+            raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s") from error
+        raise
 
 
 @dataclass(eq=False)
@@ -102,7 +122,7 @@ class Guard:
                 entry.what, entry.again = what, again or op
             return False
         try:
-            await op()
+            await within_wait(op)
         except Exception as error:
             if not database_fault(error):
                 raise
@@ -183,7 +203,7 @@ class Guard:
             entry.running = True
             tries = entry.tries
             try:
-                await entry.again()
+                await within_wait(entry.again)
             except Exception as error:
                 if database_fault(error):
                     self._failed(session, entry.what, entry.again, error)

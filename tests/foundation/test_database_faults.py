@@ -5,6 +5,7 @@ stands and its presser is told the truth, the clock goes on, the write is retrie
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import logging
 import sqlite3
@@ -12,7 +13,7 @@ import sqlite3
 from simcord_clock import clock_held_still
 from test_sessions import scores, start_tap
 
-from bot.session.guarded import RETRY_MAX_S
+from bot.session.guarded import RETRY_MAX_S, WRITE_WAIT_S
 
 
 class Outage:
@@ -40,6 +41,35 @@ class Outage:
 
     def end(self) -> None:
         self.down = False
+
+
+class Hang:
+    """The bot's database hanging on the named writes (a disk or a network that stops answering
+    without an error) until ``end``; each call meanwhile waits, then writes for real."""
+
+    def __init__(self, env, *names: str) -> None:
+        self.env = env
+        self.back = asyncio.Event()
+        self.hits: collections.Counter[str] = collections.Counter()
+        self.given_up: collections.Counter[str] = collections.Counter()
+        storage = env.bot.storage
+        for name in names:
+            setattr(storage, name, self._hanging(name, getattr(storage, name)))
+
+    def _hanging(self, name, real):
+        async def call(*args, **kwargs):
+            self.hits[name] += 1
+            try:
+                await self.env.external_wait(self.back.wait(), reason="the database hangs")
+            except asyncio.CancelledError:
+                self.given_up[name] += 1
+                raise
+            return await real(*args, **kwargs)
+
+        return call
+
+    def end(self) -> None:
+        self.back.set()
 
 
 async def failing_tap(world, target: int, *writes: str, **outage) -> Outage:
@@ -178,6 +208,56 @@ async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcor
         await alice.click(world.board(), label="Tap")  # over; its record waits
         await alice.slash(world.channel, "board")  # posts the board again, which saves the session
     outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert simcord_env.bot.sessions.get(world.channel.id) is None
+    assert await storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not simcord_env.errors
+
+
+async def test_a_press_whose_save_hangs_is_answered_within_discord_s_3_s_and_saved_once_it_answers(
+    world, simcord_env, caplog, restart_bot
+):
+    alice, bob = world.members[:2]
+    await start_tap(world, target=5)
+    hang = Hang(simcord_env, "save_session")
+    # The clock held still: only the advance below may give the save up (see tests/simcord_clock.py).
+    with clock_held_still(simcord_env):
+        tapped = await alice.click(world.board(), label="Tap")  # its save hangs
+        assert scores(world) == "alice: 0\nbob: 0" and not tapped.acknowledged
+    await simcord_env.advance_time(WRITE_WAIT_S + 0.1)  # given up on: the press goes on
+    assert scores(world) == "alice: 1\nbob: 0"  # the move stands, on the board
+    assert tapped.acknowledged and not simcord_env.errors
+    assert any(text.startswith("Your move counts: the board shows it.") for text in told(tapped))
+    assert hang.given_up["save_session"] == 1
+    assert "failed on its save (TimeoutError: no answer within 1.5 s)" in caplog.text
+    # The game's lock is free: the next press is answered at once, its save joining the wait.
+    with clock_held_still(simcord_env):
+        await bob.click(world.board(), label="Tap")
+    assert scores(world) == "alice: 1\nbob: 1"
+    assert hang.hits["save_session"] == 1 and simcord_env.bot.guard.waiting
+    hang.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 1]
+    assert not simcord_env.bot.guard.waiting and simcord_env.bot.guard.database_ok
+    await restart_bot()
+    await simcord_env.settle()
+    assert scores(world) == "alice: 1\nbob: 1"
+    assert not simcord_env.errors
+
+
+async def test_a_finish_whose_record_hangs_shows_the_final_board_and_is_recorded_once(world, simcord_env):
+    alice = world.members[0]
+    await start_tap(world, target=1)
+    hang = Hang(simcord_env, "record_game")
+    storage = simcord_env.bot.storage
+    with clock_held_still(simcord_env):
+        await alice.click(world.board(), label="Tap")  # over; its record hangs
+    await simcord_env.advance_time(WRITE_WAIT_S + 0.1)
+    assert "Saving its result waits for the database" in world.board().content
+    assert hang.given_up["record_game"] == 1
+    assert await storage.game_count(world.guild.id, "tap") == 0
+    hang.end()
     await simcord_env.advance_time(RETRY_MAX_S)
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert await storage.game_count(world.guild.id, "tap") == 1

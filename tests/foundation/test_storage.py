@@ -4,10 +4,12 @@ rankings. The tests that name SQLite check its own machinery (WAL, the direct se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import sqlite3
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -170,6 +172,45 @@ async def test_a_saved_session_is_replaced_on_save_and_gone_after_delete(storage
     assert await states(storage) == [{"step": 2}]
     await storage.delete_session(GUILD, 5)
     assert await states(storage) == []
+
+
+@contextlib.asynccontextmanager
+async def session_held(target: str, backend_name: str, channel_id: int) -> AsyncIterator[None]:
+    """Another client of the database holds what a save of ``channel_id`` must lock (SQLite: the
+    file's write lock; PostgreSQL: the session's row), so the save hangs until it lets go."""
+    if backend_name == "sqlite":
+        other = sqlite3.connect(target, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        return
+    import asyncpg
+
+    other = await asyncpg.connect(target)
+    try:
+        async with other.transaction():
+            await other.execute("SELECT 1 FROM sessions WHERE channel_id = $1 FOR UPDATE", channel_id)
+            yield
+    finally:
+        await other.close()
+
+
+async def test_a_save_given_up_on_while_the_database_holds_it_never_lands_over_a_later_one(
+    storage, target, backend_name
+):
+    # bot.session.guarded gives up on (cancels) a write the database has not answered within
+    # WRITE_WAIT_S; the game's next save must be the one that stays, and the storage go on.
+    await storage.save_session(GUILD, 5, "tap", {"step": 1}, now=1)
+    async with session_held(target, backend_name, 5):
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(storage.save_session(GUILD, 5, "tap", {"step": 2}, now=2), 0.3)
+    await storage.save_session(GUILD, 5, "tap", {"step": 3}, now=3)
+    assert await states(storage) == [{"step": 3}]
+    await storage.save_session(GUILD, 5, "tap", {"step": 4}, now=4)
+    assert await states(storage) == [{"step": 4}]
 
 
 async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(sqlite_storage):
