@@ -30,6 +30,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from simcord import _dpy_internals as sim_internals
 from simcord import interactions as sim_interactions
 from simcord._clock import Clock
 from simcord.backend import serializers
@@ -217,10 +218,22 @@ class Wire:
     def install(self) -> None:
         sim_router.dispatch = self.dispatch
         sim_router.parse_form = self.parse_form
+        self.original_clock = sim_internals._ClockDatetime.__dict__["now"]
+        meter, now = self.meter, sim_internals._ClockDatetime.now
+
+        def charged_now(tz: Any = None) -> datetime:
+            """SimCord's answer to ``datetime.now`` (``discord.utils.utcnow``): its virtual clock,
+            ~3 µs a reading against ~0.4 µs for the real one, which the bot reads ~11 times a
+            Kabuki press (``bot.glue.clock.now_ms``) and a bare acknowledge never: SimCord's side."""
+            with meter.section("simcord"):
+                return now(tz)
+
+        sim_internals._ClockDatetime.now = staticmethod(charged_now)  # type: ignore[method-assign,assignment]
 
     def remove(self) -> None:
         sim_router.dispatch = self.original
         sim_router.parse_form = self.original_form
+        sim_internals._ClockDatetime.now = self.original_clock  # type: ignore[method-assign]
 
     def parse_form(self, *args: Any, **kwargs: Any) -> Any:
         """SimCord reading a multipart upload (a picture) is Discord's side too."""
