@@ -61,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load_owners  # noqa: E402
 import orjson  # noqa: E402
+from load_leave_out import PARTS, leave_out  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_profile import StageProfiler  # noqa: E402
 from load_report import (  # noqa: E402
@@ -291,6 +292,9 @@ def memory_point(
 
 async def main(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
+    if args.leave_out:
+        leave_out(args.leave_out)
+        print(f"LEFT OUT (a diagnostic, not the bot's figures): {', '.join(args.leave_out)}")
     if args.trace_memory:
         load_owners.start()
     logs = LogCount()
@@ -416,6 +420,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
     return {
         "game": args.game,
         "games": args.games,
+        "left_out": args.leave_out,
         "press_ms": median([log.bot[i] for i in game]),
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
@@ -481,10 +486,16 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--rounds", type=int, default=1, help="open, load and end every game this many times (memory kept?)"
     )
+    parser.add_argument(
+        "--leave-out",
+        default="",
+        help=f"parts of a press not done, to weigh them by difference (a diagnostic): any of {', '.join(PARTS)}",
+    )
     args = parser.parse_args(argv)
     args.players = args.players or DEFAULT_PLAYERS[args.game]
     args.ramp = [float(x) for x in args.ramp.split(",") if x.strip()]
     args.option = parse_options(args.option)
+    args.leave_out = [part.strip() for part in args.leave_out.split(",") if part.strip()]
     return args
 
 

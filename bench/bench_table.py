@@ -33,9 +33,9 @@ HERE = Path(__file__).resolve().parent
 OPTIONS = {"kabuki": ["--option", "grace=0"]}
 
 
-def run(game: str, games: int, rate: float, seconds: float) -> dict:
+def run(game: str, games: int, rate: float, seconds: float, extra: list[str] | None = None) -> dict:
     command = [sys.executable, str(HERE / "bench_load.py"), "--game", game, "--games", str(games)]
-    command += ["--rate", str(rate), "--seconds", str(seconds), *OPTIONS.get(game, [])]
+    command += ["--rate", str(rate), "--seconds", str(seconds), *OPTIONS.get(game, []), *(extra or [])]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(line for line in out.splitlines() if line.startswith("summary "))
     return json.loads(line.removeprefix("summary "))
