@@ -468,7 +468,7 @@ class MasksEngine(GameEngine):
             "deck": len(self.deck),
             "removed": len(self.removed),
             "box": BOX - len(self.dealt),
-            "last_reveal": copy.deepcopy(self.last_reveal),
+            "last_reveal": _reveal_copy(self.last_reveal),
             "options": dict(self.options),
             "winners": list(self.result().winners) if self.phase == OVER else None,
             "seat": seat,
@@ -533,13 +533,14 @@ class MasksEngine(GameEngine):
             "started_at": self.started_at,
             "guess_deadline": self.guess_deadline,
             "reveal_until": self.reveal_until,
-            "last_reveal": copy.deepcopy(self.last_reveal),
+            # Replaced whole at each reveal, never changed in place: shared.
+            "last_reveal": self.last_reveal,
             "version": self.version,
             # Both grow with the game, so only what can still change is copied: the current
-            # turn's record. Finished turns and log entries are never modified once written, and
-            # the result shares them (treat it as read-only).
+            # turn's record (``_turn_copy``). Finished turns and log entries are never modified
+            # once written, and the result shares them (treat it as read-only).
             "history_from": history_from,
-            "history": [*self.history[history_from:-1], copy.deepcopy(self.history[-1])]
+            "history": [*self.history[history_from:-1], _turn_copy(self.history[-1])]
             if self.history
             else [],
             "log": list(self.log),
@@ -602,3 +603,17 @@ class MasksEngine(GameEngine):
         self.history[:0] = replayed.history[:left_out]
         if replayed.to_json() != self.to_json():
             raise ValueError("The log does not replay to the saved Island of Monster Masks state.")
+
+
+def _turn_copy(record: dict[str, Any]) -> dict[str, Any]:
+    """A turn's record as it stands: its fields are set whole and its two lists only grow by
+    entries never changed once added, so copying the record and those lists is a full copy
+    (``copy.deepcopy`` of it was most of a save's cost)."""
+    return {**record, "slaps": list(record["slaps"]), "races": list(record["races"])}
+
+
+def _reveal_copy(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The last reveal for a view, which its reader may change without touching the engine's."""
+    if reveal is None:
+        return None
+    return {**reveal, "held": [list(pair) for pair in reveal["held"]]}
