@@ -18,6 +18,11 @@ how much of the machine other programs took: on a shared machine only ratios wit
 The ratio is one run's median press over its median acknowledge, with the run's 95 % interval
 (``load_report.ratio_interval``). ``--repeat N`` runs each row N times, one after another: the row
 then quotes the median run's (by ratio) figures and every run's ratio beside it.
+
+``--against DIR`` compares with another checkout of the bot (say, ``git worktree add DIR <commit>``,
+then copy this ``bench/`` over its own, so both runs are measured the same way): each row's runs
+alternate between the two, so both see the machine as it is then, and each row is printed twice,
+this checkout's first.
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ HERE = Path(__file__).resolve().parent
 OPTIONS = {"kabuki": ["--option", "grace=0"]}
 
 
-def run(game: str, games: int, rate: float, seconds: float, extra: list[str] | None = None) -> dict:
-    command = [sys.executable, str(HERE / "bench_load.py"), "--game", game, "--games", str(games)]
+def run(
+    game: str, games: int, rate: float, seconds: float, extra: list[str] | None = None, bench: Path = HERE
+) -> dict:
+    command = [sys.executable, str(bench / "bench_load.py"), "--game", game, "--games", str(games)]
     command += ["--rate", str(rate), "--seconds", str(seconds), *OPTIONS.get(game, []), *(extra or [])]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(line for line in out.splitlines() if line.startswith("summary "))
@@ -70,7 +77,11 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs of each row (the median run is quoted)")
+    parser.add_argument("--against", type=Path, help="another checkout, its runs alternating with this one's")
     args = parser.parse_args()
+    benches = {"this": HERE}
+    if args.against is not None:
+        benches[str(args.against)] = args.against.resolve() / "bench"
     print(
         "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio, "
         "95 % interval (target ≤ 2×) / with worker threads | collections in the phase | the next full collection's CPU: open / after load "
@@ -80,8 +91,15 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for games in (int(n) for n in args.games.split(",")):
         for game in args.game.split(","):
-            runs = [run(game, games, args.rate, args.seconds) for _ in range(args.repeat)]
-            print(row(runs), flush=True)
+            runs: dict[str, list[dict]] = {name: [] for name in benches}
+            for _ in range(args.repeat):
+                for name, bench in benches.items():
+                    runs[name].append(run(game, games, args.rate, args.seconds, bench=bench))
+            for name in benches:
+                line = row(runs[name])
+                if args.against is not None:
+                    line = line.replace("| ", f"| {name}: ", 1)  # in the game's cell
+                print(line, flush=True)
 
 
 if __name__ == "__main__":
