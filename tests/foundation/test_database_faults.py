@@ -84,6 +84,19 @@ def told(result) -> list[str]:
     return texts + [f.content or "" for f in result.followups if f.ephemeral]
 
 
+async def back_saved_and_restored(world, simcord_env, restart_bot, fault) -> None:
+    """The database is back (``fault`` ends): the game as played, alice 1 and bob 1, is saved by
+    the guard's retry and comes back so after a restart."""
+    fault.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 1]
+    assert not simcord_env.bot.guard.waiting and simcord_env.bot.guard.database_ok
+    await restart_bot()
+    await simcord_env.settle()
+    assert scores(world) == "alice: 1\nbob: 1"
+    assert not simcord_env.errors
+
+
 async def saved_engine(env, channel_id: int) -> dict:
     for saved in await env.bot.storage.load_sessions():
         if saved.state["channel_id"] == channel_id:
@@ -146,13 +159,7 @@ async def test_a_press_whose_save_fails_counts_and_its_presser_is_told_so(world,
     assert told(again) == ["It is not your turn."]
     await bob.click(world.board(), label="Tap")  # the game goes on meanwhile
     assert scores(world) == "alice: 1\nbob: 1"
-    outage.end()
-    await simcord_env.advance_time(RETRY_MAX_S)
-    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 1]
-    await restart_bot()
-    await simcord_env.settle()
-    assert scores(world) == "alice: 1\nbob: 1"
-    assert not simcord_env.errors
+    await back_saved_and_restored(world, simcord_env, restart_bot, outage)
 
 
 async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_is_back(world, simcord_env):
@@ -236,14 +243,7 @@ async def test_a_press_whose_save_hangs_is_answered_within_discord_s_3_s_and_sav
         await bob.click(world.board(), label="Tap")
     assert scores(world) == "alice: 1\nbob: 1"
     assert hang.hits["save_session"] == 1 and simcord_env.bot.guard.waiting
-    hang.end()
-    await simcord_env.advance_time(RETRY_MAX_S)
-    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 1]
-    assert not simcord_env.bot.guard.waiting and simcord_env.bot.guard.database_ok
-    await restart_bot()
-    await simcord_env.settle()
-    assert scores(world) == "alice: 1\nbob: 1"
-    assert not simcord_env.errors
+    await back_saved_and_restored(world, simcord_env, restart_bot, hang)
 
 
 async def test_a_finish_whose_record_hangs_shows_the_final_board_and_is_recorded_once(world, simcord_env):
