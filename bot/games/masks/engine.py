@@ -540,9 +540,7 @@ class MasksEngine(GameEngine):
             # turn's record (``_turn_copy``). Finished turns and log entries are never modified
             # once written, and the result shares them (treat it as read-only).
             "history_from": history_from,
-            "history": [*self.history[history_from:-1], _turn_copy(self.history[-1])]
-            if self.history
-            else [],
+            "history": [*self.history[history_from:-1], _turn_copy(self.history[-1])] if self.history else [],
             "log": list(self.log),
         }
 
