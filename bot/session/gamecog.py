@@ -485,6 +485,9 @@ class GameCog(Lobby, commands.GroupCog):
     async def _finish(self, session: Session, interaction: discord.Interaction | None = None) -> None:
         assert session.engine is not None
         result = session.engine.result()
+        # Over: no instant is left to wait for. Its timer, spent or not, would otherwise stay the
+        # game's while its record waits on the database, and count it as stuck (``stuck_games``).
+        self.timers.cancel(session)
 
         async def write() -> None:
             await self._store(session)  # the finished state first: a restart records it

@@ -263,3 +263,18 @@ async def test_a_finish_whose_record_hangs_shows_the_final_board_and_is_recorded
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
     assert not simcord_env.errors
+
+
+async def test_a_finished_game_whose_record_waits_is_not_counted_as_stuck(world, simcord_env):
+    # Its turn's timer, armed before the last press, must not stay the game's: an over game has no
+    # instant to wait for, and its record's wait is the guard's, retried and counted apart.
+    alice = world.members[0]
+    outage = await failing_tap(world, 1, "record_game")
+    await alice.click(world.board(), label="Tap")  # over; its record waits
+    await simcord_env.advance_time(100)  # past the turn's deadline, by more than a minute
+    assert simcord_env.bot.guard.waiting and outage.hits["record_game"] >= 2
+    assert simcord_env.bot.metrics.stuck() == 0
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
+    assert not simcord_env.errors
