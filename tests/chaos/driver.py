@@ -342,14 +342,18 @@ class Chaos:
         if untrue is not None:
             self.failures.append(untrue)
         if result.acknowledged:
+            # A replay shows a finished game face up, by design: nothing in it is a secret any more,
+            # and its boards read as the live game's do (a title, who deals first).
+            secret = what != "/replay"
             response = result.response
             if response is not None and response.ephemeral:
                 self.counts["answered privately"] += 1
-                self._remember_private(response.content, response.embeds)
+                if secret:
+                    self._remember_private(response.content, response.embeds)
             else:
                 self.counts["answered"] += 1
             for followup in result.followups:
-                if followup.ephemeral:
+                if followup.ephemeral and secret:
                     self._remember_private(followup.content, followup.embeds)
             return
         if self.gateway_down:
