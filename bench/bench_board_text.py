@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # random_games
+
+from random_games import random_views  # noqa: E402
 
 from bot.games.kabuki import board as kabuki_board  # noqa: E402
 from bot.games.kabuki.engine import KabukiEngine  # noqa: E402
@@ -66,17 +69,7 @@ def masks(seed: int) -> Iterator[Draw]:
     rng = random.Random(seed)
     names = [f"player {seat}" for seat in range(6)]
     engine = MasksEngine.new(6, seed, {"race_window_ms": 250, "reveal_ms": 2000}, 0)
-    clock = 0
-    while not engine.is_over:
-        seat = rng.randrange(6)
-        actions = [a for a in engine.legal_actions(seat) if a["type"] != "end_guessing"]
-        if actions and rng.random() < 0.8:
-            clock += rng.randint(0, 60)
-            engine.apply(seat, rng.choice(actions), clock)
-        else:
-            clock = max(clock, engine.next_deadline() or clock)
-            engine.advance(clock)
-        view = engine.view(None)
+    for view in random_views(engine, rng, 6, most_ms=60, allowed=lambda a: a["type"] != "end_guessing"):
         yield lambda view=view: sign(
             masks_board.render(CHANNEL, view, names, locale=LOCALE), COMMITMENT, locale=LOCALE
         )
@@ -86,17 +79,7 @@ def kingdom(seed: int) -> Iterator[Draw]:
     rng = random.Random(seed)
     names = [f"player {seat}" for seat in range(5)]
     engine = KingdomEngine.new(5, seed, {"length": 3}, 0)
-    clock = 0
-    while not engine.is_over:
-        seat = rng.randrange(5)
-        actions = engine.legal_actions(seat)
-        if actions and rng.random() < 0.8:
-            clock += rng.randint(0, 2000)
-            engine.apply(seat, rng.choice(actions), clock)
-        else:
-            clock = max(clock, engine.next_deadline() or clock)
-            engine.advance(clock)
-        view = engine.view(None)
+    for view in random_views(engine, rng, 5, most_ms=2000):
         yield lambda view=view: sign(
             kingdom_board.kingdom_board(view, names, CHANNEL, f"g{seed}", locale=LOCALE),
             COMMITMENT,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from random_games import random_views
 
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.engine import KabukiEngine
@@ -55,22 +56,6 @@ def kabuki_boards(seed: int) -> Iterator[Callable[[str], Any]]:
         )
     view = engine.view(None)
     yield lambda locale: kabuki_board.render(view, names, CHANNEL, final=True, locale=locale)
-
-
-def random_views(engine: Any, rng: random.Random, players: int, *, most_ms: int) -> Iterator[Any]:
-    """The public view after each step of a random game: a legal press (up to ``most_ms`` after
-    the last) or a wait to the next deadline, until the game is over."""
-    clock = 0
-    while not engine.is_over:
-        seat = rng.randrange(players)
-        actions = engine.legal_actions(seat)
-        if actions and rng.random() < 0.8:
-            clock += rng.randint(0, most_ms)
-            engine.apply(seat, rng.choice(actions), clock)
-        else:
-            clock = max(clock, engine.next_deadline() or clock)
-            engine.advance(clock)
-        yield engine.view(None)
 
 
 def masks_boards(seed: int) -> Iterator[Callable[[str], Any]]:

@@ -8,10 +8,16 @@ import json
 import random
 from typing import Any
 
+from random_games import random_views
+
 from bot.games.masks import board as masks_board
 from bot.games.masks.engine import MasksEngine
 
 CHANNEL = 123456789012345678
+
+
+def not_ending_the_guessing(action: dict[str, Any]) -> bool:
+    return action["type"] != "end_guessing"
 
 
 def drawn(view: dict[str, Any], names: list[str]) -> Any:
@@ -28,18 +34,8 @@ def test_equal_board_states_draw_equal_boards_and_slaps_into_races_leave_the_sta
         names = [f"player {seat}" for seat in range(players)]
         options = {"race_window_ms": 250, "reveal_ms": 2_000, "second_chance": rng.random() < 0.5}
         engine = MasksEngine.new(players, seed, options, 0)
-        clock = 0
         before = None
-        while not engine.is_over:
-            seat = rng.randrange(players)
-            actions = [a for a in engine.legal_actions(seat) if a["type"] != "end_guessing"]
-            if actions and rng.random() < 0.8:
-                clock += rng.randint(0, 60)
-                engine.apply(seat, rng.choice(actions), clock)
-            else:
-                clock = max(clock, engine.next_deadline() or clock)
-                engine.advance(clock)
-            view = engine.view(None)
+        for view in random_views(engine, rng, players, most_ms=60, allowed=not_ending_the_guessing):
             state = masks_board.board_state(view, names)
             key = json.dumps(state, sort_keys=True)
             assert boards.setdefault(key, drawn(view, names)) == drawn(view, names)
