@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from simcord import interactions as sim_interactions
 from simcord.backend.errors import SetupError
 from simcord.http import router as sim_router
 
@@ -49,6 +48,7 @@ from load_tables import TABLES, Press, Wait  # noqa: E402
 from press_harness import running  # noqa: E402
 
 import bot.session.lobby as lobby_module  # noqa: E402
+from bot.app.memberlocales import member_locales  # noqa: E402
 from bot.glue.components import bound_id  # noqa: E402
 
 GAMES = ("kabuki", "masks", "kingdom")
@@ -140,25 +140,6 @@ def seeded_lobbies(rng: random.Random):
 
 
 @contextlib.contextmanager
-def member_locales(locales: dict[int, str]):
-    """SimCord sends every interaction as en-US; Discord sends the member's and the server's."""
-    original = sim_interactions.base_payload
-
-    def base_payload(backend: Any, *, user_id: int, guild_id: int | None, **rest: Any) -> Any:
-        record, payload = original(backend, user_id=user_id, guild_id=guild_id, **rest)
-        payload["locale"] = locales.get(user_id, "en-US")
-        if guild_id is not None:
-            payload["guild_locale"] = backend.get_guild(guild_id).preferred_locale
-        return record, payload
-
-    sim_interactions.base_payload = base_payload
-    try:
-        yield
-    finally:
-        sim_interactions.base_payload = original
-
-
-@contextlib.contextmanager
 def held(env: Any):
     """Only ``advance_time`` fires the bot's timers (see tests/simcord_clock.py)."""
     env._advancing = True
@@ -185,8 +166,10 @@ async def play(game: str, server: str, seed: int, steps: int, recorder: Recorder
     rng = random.Random(f"{game}:{server}:{seed}")
     options = OPTIONS[game][seed % len(OPTIONS[game])]
     locales: dict[int, str] = {}
-    with seeded_lobbies(rng), member_locales(locales):
+    with seeded_lobbies(rng), contextlib.ExitStack() as speaking:
         async with running(list(GAMES), settle_timeout=10.0) as (bot, env):
+            # SimCord sends every interaction as en-US; Discord sends the member's and the server's.
+            speaking.enter_context(member_locales(env, locales))
             guild = env.create_guild(f"g-{server}", preferred_locale=server)
             channel = guild.create_text_channel("games")
             names = ["anna", "ben", "chloé", "dai", "eve", "finn"][: PLAYERS[game]]
