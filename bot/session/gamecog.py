@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
+import orjson
 from discord.ext import commands
 
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
@@ -116,6 +117,18 @@ class GameCog(Lobby, commands.GroupCog):
         be, when it was drawn from an equal ``board_state``, else drawn (``Publisher.redraw``). A
         game whose state and board come from the same view overrides this to look at it once."""
         return self.publisher(session).redraw(self.board_state(session), lambda: self.render_board(session))
+
+    @staticmethod
+    def drawn_from(session: Session, view: Mapping[str, Any], *parts: Hashable) -> tuple[Hashable, ...]:
+        """The state of a board drawn from ``view``, ``parts`` (its names, …) and the session's
+        language and commitment, for a ``current_board`` that looks at the view once. The view is
+        kept as its JSON: an immutable copy, cheaper than the drawing it may save."""
+        return (
+            orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS),
+            *parts,
+            session.locale,
+            session.commitment,
+        )
 
     def board_again(self, session: Session) -> Board:
         """The board after a press that changed nothing in the game (refused, or a seat's token

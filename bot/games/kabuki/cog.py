@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
-import orjson
 from discord import app_commands
 from discord.ext import commands
 
@@ -119,17 +118,11 @@ class KabukiCog(
 
     def current_board(self, session: Session) -> Board:
         """The board is drawn from the public view, its names and language alone, so a press that
-        changed none of them (refused, or joining a Stop! race) is shown the board on show. The
-        view is kept as its JSON: an immutable copy, cheaper than the drawing it may save."""
+        changed none of them (refused, or joining a Stop! race) is shown the board on show."""
         assert session.engine is not None
         view = session.engine.view(None)
         names = session.seat_names()
-        state = (
-            orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS),
-            tuple(names),
-            session.locale,
-            session.commitment,
-        )
+        state = self.drawn_from(session, view, tuple(names))
         return self.publisher(session).redraw(state, lambda: self._render(session, view, names))
 
     # Its state covers all the board shows, the language included.

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
-import orjson
 from discord import app_commands
 from discord.ext import commands
 
@@ -140,19 +139,13 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     def current_board(self, session: Session) -> Board:
         """The board is drawn from the public view, the names, the notes for players no private
         message reaches, and the language alone, so a press that changed none of them (refused,
-        a look at My card) is shown the board on show. The view is kept as its JSON: an immutable
-        copy (the view shares the engine's reveal), cheaper than the drawing it may save."""
+        a look at My card) is shown the board on show (the view, which shares the engine's reveal,
+        is kept as its JSON: ``drawn_from``)."""
         assert session.engine is not None
         view = session.engine.view(None)
         names = self._names(session)
         notes = self._unreached_notes(session, view, names)
-        state = (
-            orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS),
-            tuple(names),
-            tuple(notes),
-            session.locale,
-            session.commitment,
-        )
+        state = self.drawn_from(session, view, tuple(names), tuple(notes))
         return self.publisher(session).redraw(state, lambda: self._render(session, view, names, notes))
 
     # Its state covers all the board shows, the language included.
