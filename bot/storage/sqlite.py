@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -43,6 +44,8 @@ from bot.storage.interface import (
     unpack_log,
 )
 from bot.storage.session_writer import BUSY_CODES, SessionWriter, Statements
+
+log = logging.getLogger(__name__)
 
 # Each entry upgrades the schema by one version; never edit a released one, append a new one (and
 # its PostgreSQL twin in postgres.py). One statement per line end: they run one by one.
@@ -199,8 +202,8 @@ SAVED_LOGS = (
 )
 JSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 # The session writer never checkpoints (a checkpoint fsyncs, and every save queued behind it would
-# wait); the aiosqlite connection does it in its own thread after this many saves, and at every
-# commit of its own once the log is long.
+# wait); the aiosqlite connection does it in its own thread after this many saves, in a task of its
+# own that no save awaits, and at every commit of its own once the log is long.
 CHECKPOINT_EVERY = 500
 WAL_TRIES = 100  # 50 ms apart: the busy timeout's 5 s
 
@@ -212,6 +215,7 @@ class SqliteStorage(Storage):
         self._db = db
         self._writer: SessionWriter | None = None  # none on ":memory:": every write on aiosqlite
         self._saves_since_checkpoint = 0
+        self._checkpointing: asyncio.Task[None] | None = None
         # aiosqlite runs every statement of the connection in one queue, so a write queued while
         # record_game's transaction is open would join it, and vanish with its rollback. Writes
         # through aiosqlite take turns with that transaction instead.
@@ -246,6 +250,9 @@ class SqliteStorage(Storage):
         if self._writer is not None:
             await self._writer.close()  # its saves that find the database busy still need aiosqlite
             self._writer = None
+        if self._checkpointing is not None:
+            await self._checkpointing  # it keeps its own errors
+            self._checkpointing = None
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -307,7 +314,7 @@ class SqliteStorage(Storage):
                 await written
                 self._saves_since_checkpoint += 1
                 if self._saves_since_checkpoint >= CHECKPOINT_EVERY:
-                    await self._checkpoint()
+                    self._checkpoint_soon()
                 return
         await self._save_on_aiosqlite(statements)
 
@@ -326,10 +333,25 @@ class SqliteStorage(Storage):
                 raise
             await self._db.execute("COMMIT")
 
-    async def _checkpoint(self) -> None:
+    def _checkpoint_soon(self) -> None:
+        """A passive checkpoint in a task of its own: the save that counted to ``CHECKPOINT_EVERY``
+        is a press's, and a press does not wait for an fsync (or for a game being recorded, which
+        holds ``_writing``). One at a time; the saves go on meanwhile."""
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
         self._saves_since_checkpoint = 0
-        async with self._writing:
-            await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        self._checkpointing = asyncio.get_running_loop().create_task(
+            self._checkpoint(), name="wal-checkpoint"
+        )
+
+    async def _checkpoint(self) -> None:
+        try:
+            async with self._writing:
+                await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, OSError) as error:
+            # Nothing is lost: the log keeps the saves, and the next checkpoint (or SQLite's own, at
+            # aiosqlite's next commit) copies them.
+            log.warning("the write-ahead log's checkpoint failed (%s: %s)", type(error).__name__, error)
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:
         await self._change(

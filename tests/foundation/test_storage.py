@@ -250,6 +250,7 @@ async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_sav
     main_file = tmp_path / "nested" / "bot.db"
     for step in range(3):
         await sqlite_storage.save_session(GUILD, 5, "tap", {"step": step}, now=step)
+    await sqlite_storage._checkpointing  # in a task of its own: no save waits for it
     copy = tmp_path / "copy.db"
     copy.write_bytes(main_file.read_bytes())
     connection = sqlite3.connect(copy)
@@ -257,6 +258,19 @@ async def test_saved_sessions_reach_the_main_database_file_every_few_hundred_sav
         assert connection.execute("SELECT state FROM sessions").fetchall() == [('{"step":2}',)]
     finally:
         connection.close()
+
+
+async def test_the_save_that_calls_for_a_checkpoint_does_not_wait_for_it(sqlite_storage, monkeypatch):
+    # The save that counts to CHECKPOINT_EVERY is a press's: it must not wait for the checkpoint's
+    # fsync, nor for a game being recorded (which holds aiosqlite's connection, as here).
+    monkeypatch.setattr("bot.storage.sqlite.CHECKPOINT_EVERY", 2)
+    storage = sqlite_storage
+    async with storage._writing:
+        for step in range(2):
+            await asyncio.wait_for(storage.save_session(GUILD, 5, "tap", {"step": step}, now=step), 2)
+        assert storage._checkpointing is not None and not storage._checkpointing.done()
+    await storage._checkpointing
+    assert await states(storage) == [{"step": 1}]
 
 
 async def test_only_the_sessions_of_a_processs_own_shards_are_loaded(storage):
