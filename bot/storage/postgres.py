@@ -237,6 +237,13 @@ POOL_SIZE = 10
 # few hundred milliseconds of presses, and the database stays consistent. Recorded games wait for
 # the disk.
 SERVER_SETTINGS = {"synchronous_commit": "off", "application_name": "party-cards-bot"}
+# A statement the server has not answered in this long is cancelled and raises TimeoutError (a
+# database fault): a lock held by another client or a network that drops packets without a reset
+# would otherwise hold a slash command's read past Discord's 3 s, and its pooled connection for
+# good. Writes give up sooner (bot.session.guarded.WRITE_WAIT_S). What may rightly take longer
+# (start-up's migrations and load, a member forgotten, a server's standings reset) says so.
+STATEMENT_WAIT_S = 2.0
+LONG_WAIT_S = 300.0
 
 
 class PostgresStorage(Storage):
@@ -255,7 +262,12 @@ class PostgresStorage(Storage):
             ) from error
         try:
             pool = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=POOL_SIZE, server_settings=SERVER_SETTINGS, reset=_keep_session
+                dsn,
+                min_size=1,
+                max_size=POOL_SIZE,
+                server_settings=SERVER_SETTINGS,
+                reset=_keep_session,
+                command_timeout=STATEMENT_WAIT_S,
             )
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StorageUnavailable(f"Could not open the database at {redacted(dsn)}: {error}") from error
@@ -272,20 +284,28 @@ class PostgresStorage(Storage):
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as conn:
-            if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+            if await conn.fetchval("SELECT to_regclass('schema_migrations')", timeout=LONG_WAIT_S) is None:
                 return 0
-            return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+            return int(
+                await conn.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", timeout=LONG_WAIT_S
+                )
+            )
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             # One process migrates at a time; the others wait here, then find nothing left to do.
             # The lock is released with the transaction, so a crash cannot leave it held.
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute(VERSIONS_TABLE)
-            version = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=LONG_WAIT_S)
+            await conn.execute(VERSIONS_TABLE, timeout=LONG_WAIT_S)
+            version = await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", timeout=LONG_WAIT_S
+            )
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                await conn.execute(script)
-                await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+                await conn.execute(script, timeout=LONG_WAIT_S)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version) VALUES ($1)", number, timeout=LONG_WAIT_S
+                )
 
     # ----------------------------------------------------------------- open sessions
 
@@ -336,8 +356,8 @@ class PostgresStorage(Storage):
             args = (shards.count, sorted(shards.ids))
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             # One snapshot: a session saved meanwhile cannot count rows this read missed.
-            entries = await conn.fetch(SAVED_LOGS.format(where=where), *args)
-            sessions = await conn.fetch(SAVED_SESSIONS.format(where=where), *args)
+            entries = await conn.fetch(SAVED_LOGS.format(where=where), *args, timeout=LONG_WAIT_S)
+            sessions = await conn.fetch(SAVED_SESSIONS.format(where=where), *args, timeout=LONG_WAIT_S)
         logs: dict[str, list[Any]] = {}
         for key, entry in entries:
             logs.setdefault(key, []).append(orjson.loads(entry))
@@ -591,17 +611,24 @@ class PostgresStorage(Storage):
     async def forget_member(self, user_id: int) -> int:
         async with self._pool.acquire() as conn, conn.transaction():
             seats = await conn.execute(
-                "UPDATE game_players SET user_id = $1, name = NULL WHERE user_id = $2", FORMER_MEMBER, user_id
+                "UPDATE game_players SET user_id = $1, name = NULL WHERE user_id = $2",
+                FORMER_MEMBER,
+                user_id,
+                timeout=LONG_WAIT_S,
             )
-            ratings = await conn.execute("DELETE FROM ratings WHERE user_id = $1", user_id)
+            ratings = await conn.execute(
+                "DELETE FROM ratings WHERE user_id = $1", user_id, timeout=LONG_WAIT_S
+            )
         return _rows(seats) + _rows(ratings)
 
     async def reset_standings(self, guild_id: int) -> int:
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(STANDINGS_LOCK, guild_id)
-            games = await conn.fetchval("SELECT COUNT(*) FROM games WHERE guild_id = $1", guild_id)
+            await conn.execute(STANDINGS_LOCK, guild_id, timeout=LONG_WAIT_S)
+            games = await conn.fetchval(
+                "SELECT COUNT(*) FROM games WHERE guild_id = $1", guild_id, timeout=LONG_WAIT_S
+            )
             for table in STANDINGS_TABLES:
-                await conn.execute(f"DELETE FROM {table} WHERE guild_id = $1", guild_id)
+                await conn.execute(f"DELETE FROM {table} WHERE guild_id = $1", guild_id, timeout=LONG_WAIT_S)
         return int(games)
 
 

@@ -278,3 +278,27 @@ async def test_a_finished_game_whose_record_waits_is_not_counted_as_stuck(world,
     await simcord_env.advance_time(RETRY_MAX_S)
     assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
     assert not simcord_env.errors
+
+
+async def test_a_read_the_database_fails_or_leaves_unanswered_is_answered_privately(
+    world, simcord_env, caplog
+):
+    # /leaderboard, /stats and /replay read; a read has nothing to keep for later, so the member is
+    # told to ask again. A PostgreSQL statement left unanswered raises TimeoutError
+    # (bot.storage.postgres.STATEMENT_WAIT_S; test_storage.py holds a lock to check it).
+    storage = simcord_env.bot.storage
+    for error in (TimeoutError("no answer"), sqlite3.OperationalError("disk I/O error")):
+
+        async def failing(*args, error=error, **kwargs):
+            raise error
+
+        storage.leaderboard = failing
+        result = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
+        assert result.response is not None and result.response.ephemeral
+        assert result.response.content == (
+            "I could not reach my database just now. Nothing changed; try again in a minute."
+        )
+    # SimCord lists every command's error, answered or not: these two are the database's, and
+    # nothing was logged as a bug.
+    assert [type(error.original) for error in simcord_env.errors] == [TimeoutError, sqlite3.OperationalError]
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]

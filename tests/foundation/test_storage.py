@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.session.guarded import database_fault
 from bot.storage import GameRecord, PlayerRecord, Shards, Storage, postgres, sqlite
 
 GUILD, OTHER_GUILD = 111, 222
@@ -211,6 +212,33 @@ async def test_a_save_given_up_on_while_the_database_holds_it_never_lands_over_a
     assert await states(storage) == [{"step": 3}]
     await storage.save_session(GUILD, 5, "tap", {"step": 4}, now=4)
     assert await states(storage) == [{"step": 4}]
+
+
+async def test_a_read_the_postgresql_server_does_not_answer_is_given_up_on_as_a_database_fault(
+    postgres_url, monkeypatch
+):
+    # Another client holds a lock every read of the standings waits for (as a hung server or a
+    # network that drops packets would hold it): the read is cancelled after STATEMENT_WAIT_S, as a
+    # database fault (the slash command says the database is not answering), and the pool goes on.
+    import asyncpg
+
+    monkeypatch.setattr(postgres, "STATEMENT_WAIT_S", 0.3)
+    store = await Storage.open(postgres_url)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        async with other.transaction():
+            await other.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+            started = time.monotonic()
+            with pytest.raises(TimeoutError) as raised:
+                await store.leaderboard(GUILD, "tap")
+            assert time.monotonic() - started < 2.0
+            assert database_fault(raised.value)
+        await store.record_game(game("after", {1: 3, 2: 1}))
+        rows, total = await store.leaderboard(GUILD, "tap")
+        assert total == 2 and [row.user_id for row in rows] == [1, 2]
+    finally:
+        await other.close()
+        await store.close()
 
 
 async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(sqlite_storage):
