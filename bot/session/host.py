@@ -32,6 +32,7 @@ class Host(Protocol):
     guard: Any  # every write a game makes, kept and retried when the database fails (bot.session.guarded)
     http: Any  # discord.py's HTTP client: role changes, a followup built by hand
     _connection: Any  # discord.py's connection state, for that followup
+    user: discord.ClientUser | None  # the bot's own account: its turn pings found after a restart
 
     def title_of(self, kind: str) -> str: ...
 

@@ -11,13 +11,15 @@ trail of turns, and a ping says only whose turn it is, never what anyone did or 
 Pings share the channel's REST budget with the board (``Publisher.spare_in``): a ping or a
 deletion goes only while a slot stays free for the board's next edit, else it waits for the
 session's timer. What a ping has done is saved with the session (``session.extra["ping"]``), so
-a restart neither pings a turn twice nor leaves its ping behind. A server turns pings off with
-``/settings turn-pings:``.
+a restart neither pings a turn twice nor leaves its ping behind. A ping whose save never reached
+the database (it waited on it when the process stopped) is found in the channel instead when the
+game is restored (``TurnPings.recover``). A server turns pings off with ``/settings turn-pings:``.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,6 +40,8 @@ log = logging.getLogger(__name__)
 # a turn timer this short or shorter never pings at all.
 PING_AFTER_MS = 30_000
 STATE = "ping"  # its key in ``session.extra``
+PREFIX = "⏰ "  # a ping's text begins so, and no other message the bot posts does
+LOOK_BACK = 100  # the messages a restored game looks through for pings it does not know (one request)
 
 
 def _state(session: Session) -> dict[str, Any]:
@@ -59,7 +63,7 @@ def ping_text(cog: Table, session: Session, asks: dict[int, str]) -> str:
         grouped.setdefault(asks[seat], []).append(session.players[seat])
     lines = [" ".join(f"<@{user}>" for user in users) + f": {ask}" for ask, users in grouped.items()]
     title = game_title(session.locale, cog.title)  # the frame is public: the session's language
-    return f"⏰ **{title}** — " + "\n".join(lines) + f"\n{message_link(session, session.locale)}"
+    return f"{PREFIX}**{title}** — " + "\n".join(lines) + f"\n{message_link(session, session.locale)}"
 
 
 class TurnPings:
@@ -139,6 +143,31 @@ class TurnPings:
             publisher.recent.append(discord_now())
         await self.cog._save(session)
         return True
+
+    async def recover(self, session: Session, now: int) -> None:
+        """A game restored after a restart: the pings its saved state does not know (sent while the
+        save holding their ids waited on the database, and the process stopped first) are looked
+        for in its channel, among the bot's own messages since its saved turn began, and are to be
+        deleted as a past turn's are. Such a ping was sent ``PING_AFTER_MS`` after that at the
+        soonest (a turn's ping falls due no sooner, and every later turn began later): a game
+        restored sooner has none, and asks Discord nothing."""
+        state = session.extra.get(STATE)
+        if not isinstance(state, dict) or now < state["since"] + PING_AFTER_MS:
+            return
+        known = {*state["stale"], state["message"]}
+        me = self.cog.bot.user
+        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        since = datetime.fromtimestamp(state["since"] / 1000, UTC)
+        try:
+            async for message in channel.history(limit=LOOK_BACK, after=since):
+                mine = me is not None and message.author.id == me.id
+                if mine and message.content.startswith(PREFIX) and message.id not in known:
+                    state["stale"].append(message.id)
+        except discord.HTTPException as error:
+            # No right to read the channel's history, or Discord failed: such a ping stays.
+            log.warning(
+                "turn pings in channel %s not looked for: %s/%s", session.channel_id, error.status, error.code
+            )
 
     def give_up(self, session: Session) -> None:
         """Sending or deleting failed unexpectedly: this turn is not pinged, and the pings left

@@ -3,6 +3,8 @@ that goes when the turn is over; a server may turn them off."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import discord
 
 from bot.session.publisher import discord_now
@@ -14,6 +16,12 @@ PING_S = PING_AFTER_MS / 1000
 def pings(world) -> list:
     """The channel's turn pings, oldest first."""
     return [m for m in world.channel.history() if m.content and m.content.startswith("⏰")]
+
+
+def history_reads(simcord_env, world) -> int:
+    """How often the bot read the channel's messages (``TurnPings.recover``)."""
+    path = f"/channels/{world.channel.id}/messages"
+    return sum(1 for r in simcord_env.http_requests if r.method == "GET" and r.path == path)
 
 
 def admin(world):
@@ -64,6 +72,42 @@ async def test_a_ping_survives_a_restart_without_pinging_twice(open_game, world,
     assert [m.id for m in pings(world)] == [ping.id]
     await table.place(1)
     assert pings(world) == []  # the restarted bot still knew which message to delete
+
+
+async def test_a_ping_whose_save_never_reached_the_database_goes_after_a_restart(
+    open_game, world, simcord_env, restart
+) -> None:
+    """The save holding the ping's message id waits on the database when the bot restarts: the
+    restored game never knew the ping, and finds it in its channel (the chaos test's Masks 109,
+    Kingdom 105 and 111)."""
+    table = await open_game(3, turn_timer=300)
+
+    async def locked(*args, **kwargs) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    simcord_env.bot.storage.save_session = locked  # this process's saves wait from now on
+    await table.env.advance_time(PING_S + 1)
+    [lost] = pings(world)
+    assert simcord_env.bot.guard.waiting  # its id is in the save that waits
+    await restart()  # the waiting save is lost with the process; the database works again
+    await table.env.advance_time(10)
+    assert lost.id not in [m.id for m in pings(world)]
+    assert history_reads(simcord_env, world) == 1  # one look at the channel, at the restart
+    assert len(pings(world)) == 1  # the restored turn, still waiting, is pinged (once) again
+    await table.place(0)
+    assert pings(world) == []
+
+
+async def test_a_game_restored_before_a_ping_could_fall_due_does_not_look_for_one(
+    open_game, world, simcord_env, restart
+) -> None:
+    table = await open_game(3, turn_timer=300)
+    await table.env.advance_time(PING_S - 5)
+    await restart()
+    await table.env.advance_time(1)
+    assert history_reads(simcord_env, world) == 0  # no ping can be unknown: Discord is not asked
+    await table.env.advance_time(5)
+    assert len(pings(world)) == 1 and history_reads(simcord_env, world) == 0
 
 
 async def test_a_server_can_turn_pings_off(open_game, world, simcord_env) -> None:
