@@ -41,7 +41,9 @@ log = logging.getLogger(__name__)
 PING_AFTER_MS = 30_000
 STATE = "ping"  # its key in ``session.extra``
 PREFIX = "⏰ "  # a ping's text begins so, and no other message the bot posts does
-LOOK_BACK = 100  # the messages a restored game looks through for pings it does not know (one request)
+# The messages a restored game looks through for pings it does not know (one request): the newest,
+# as a lost ping is among the latest messages of a busy channel.
+LOOK_BACK = 100
 
 
 def _state(session: Session) -> dict[str, Any]:
@@ -159,7 +161,7 @@ class TurnPings:
         channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         since = datetime.fromtimestamp(state["since"] / 1000, UTC)
         try:
-            async for message in channel.history(limit=LOOK_BACK, after=since):
+            async for message in channel.history(limit=LOOK_BACK, after=since, oldest_first=False):
                 mine = me is not None and message.author.id == me.id
                 if mine and message.content.startswith(PREFIX) and message.id not in known:
                     state["stale"].append(message.id)
