@@ -28,6 +28,7 @@ from bot.glue import faults
 from bot.glue.board import game_title
 from bot.glue.clock import now_ms
 from bot.glue.replies import message_link
+from bot.session.guarded import database_fault
 from bot.session.publisher import discord_now
 from bot.session.sessions import PLAYING, Session
 
@@ -128,7 +129,7 @@ class TurnPings:
             return True  # the timer wakes again when it is due, or a slot is free
         state["sent"] = True
         asks = humans(session, self.cog.awaited(session))
-        if asks and (await self.cog.bot.storage.settings(session.guild_id)).turn_pings:
+        if asks and await self._pings_on(session):
             users = sorted({session.players[seat] for seat in asks})
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in users]
@@ -145,6 +146,23 @@ class TurnPings:
             publisher.recent.append(discord_now())
         await self.cog._save(session)
         return True
+
+    async def _pings_on(self, session: Session) -> bool:
+        """The server's ``/settings turn-pings:``. A database that fails to say leaves this turn
+        unpinged (a courtesy: better none than one the server turned off), with a warning; the
+        pings still to delete stay to delete."""
+        try:
+            return (await self.cog.bot.storage.settings(session.guild_id)).turn_pings
+        except Exception as error:
+            if not database_fault(error):
+                raise
+            log.warning(
+                "turn ping in channel %s not sent: the database failed (%s: %s)",
+                session.channel_id,
+                type(error).__name__,
+                error,
+            )
+            return False
 
     async def recover(self, session: Session, now: int) -> None:
         """A game restored after a restart: the pings its saved state does not know (sent while the

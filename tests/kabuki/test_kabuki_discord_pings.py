@@ -3,6 +3,7 @@ that goes when the turn is over; a server may turn them off."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 import discord
@@ -166,3 +167,29 @@ async def test_a_ping_that_fails_never_stops_the_game(open_game, world, simcord_
     assert pings(world) == []
     await table.env.advance_time(60 - PING_S)
     assert table.view()["turn"] == turn + 1  # the turn timer placed the idle player's card on time
+
+
+async def test_a_turn_whose_ping_setting_the_database_cannot_read_goes_unpinged_quietly(
+    open_game, world, simcord_env, caplog
+) -> None:
+    """The server's /settings turn-pings: is read when a ping falls due. A database that fails
+    then (a fault, not a bug) leaves that turn unpinged, with a warning, and the next turn is
+    pinged as usual once it answers again."""
+    table = await open_game(3, turn_timer=300)
+    storage = simcord_env.bot.storage
+    settings = storage.settings
+
+    async def failing(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    storage.settings = failing
+    await table.env.advance_time(PING_S + 1)
+    assert pings(world) == []
+    assert "turn ping in channel" in caplog.text and "the database failed" in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    storage.settings = settings
+    await table.place(0)
+    nxt = table.member(table.view()["current"]["seat"])
+    await table.env.advance_time(PING_S + 1)
+    [ping] = pings(world)
+    assert [user.id for user in ping.mentions] == [nxt.id]
