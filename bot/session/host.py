@@ -61,6 +61,7 @@ class Table(Protocol):
     bot: Host
     engine_cls: type[GameEngine]
     pings: Any  # its turn pings (bot.session.turn_pings.TurnPings)
+    timers: Any  # its sessions' timers (bot.session.timers.SessionTimers)
 
     @property
     def kind(self) -> str: ...

@@ -124,7 +124,7 @@ class SessionTimers:
     async def _resume(self, session: Session) -> None:
         """A restored game goes on: computer moves and deadlines due meanwhile happen, the board
         is drawn again (an edit may have been waiting when the process stopped), the turn pings
-        its save did not keep are found to be deleted (``TurnPings.recover``) and the timer is
+        its save did not keep are looked for (``TurnPings.recover``) and the timer is
         set; a game stopped between its last action and its recording is finished. A game whose
         channel went while the bot was away ends as abandoned instead (``bot.session.gone``)."""
         cog = self.cog
@@ -141,8 +141,8 @@ class SessionTimers:
                 return
             assert session.engine is not None
             now = now_ms()
+            cog.pings.recover(session, now)  # in a task of its own: the game goes on meanwhile
             try:
-                await cog.pings.recover(session, now)  # deleted as the game goes on, or at its end
                 events = [] if session.engine.is_over else computers_act(session, now)
                 await cog._after_change(session, events + session.engine.advance(now))
             except Exception:

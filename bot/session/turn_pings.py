@@ -18,6 +18,7 @@ game is restored (``TurnPings.recover``). A server turns pings off with ``/setti
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -74,6 +75,7 @@ class TurnPings:
 
     def __init__(self, cog: Table) -> None:
         self.cog = cog
+        self._looking: set[asyncio.Task[None]] = set()  # restored games' looks for lost pings
 
     def note(self, session: Session, now: int) -> None:
         """After every change: a new turn starts its wait again, and the ping of the turn that is
@@ -164,30 +166,56 @@ class TurnPings:
             )
             return False
 
-    async def recover(self, session: Session, now: int) -> None:
-        """A game restored after a restart: the pings its saved state does not know (sent while the
-        save holding their ids waited on the database, and the process stopped first) are looked
-        for in its channel, among the bot's own messages since its saved turn began, and are to be
-        deleted as a past turn's are. Such a ping was sent ``PING_AFTER_MS`` after that at the
-        soonest (a turn's ping falls due no sooner, and every later turn began later): a game
-        restored sooner has none, and asks Discord nothing."""
+    def recover(self, session: Session, now: int) -> None:
+        """A game restored after a restart: the bot's own pings in its channel since its saved turn
+        began that the game does not know (sent while the save holding their ids waited on the
+        database, and the process stopped first) are to be deleted as a past turn's are. Looked
+        for in a task of its own: its one request may wait its turn behind a restart's many, and
+        neither the game's presses nor its end wait for it. Such a ping was sent
+        ``PING_AFTER_MS`` after the saved turn began at the soonest (a turn's ping falls due no
+        sooner, and every later turn began later): a game restored sooner has none, and asks
+        Discord nothing."""
         state = session.extra.get(STATE)
         if not isinstance(state, dict) or now < state["since"] + PING_AFTER_MS:
             return
-        known = {*state["stale"], state["message"]}
+        task = asyncio.get_running_loop().create_task(
+            self._recover(session, state["since"]), name=f"lost pings:{session.channel_id}"
+        )
+        self._looking.add(task)
+        task.add_done_callback(self._looking.discard)
+
+    async def _recover(self, session: Session, since: int) -> None:
+        found = await self._pings_since(session, since)
+        if not found:
+            return
+        async with session.lock:
+            state = session.extra.get(STATE)
+            if isinstance(state, dict) and self.cog._alive(session, PLAYING):
+                known = {*state["stale"], state["message"]}  # as it is now: it may have pinged since
+                state["stale"] += [message_id for message_id in found if message_id not in known]
+                self.cog.timers.arm(session)  # they go when it wakes, within the channel's budget
+                return
+        # The game ended meanwhile, its known pings with it: these go now.
+        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        for message_id in found:
+            await _delete(channel, message_id)
+
+    async def _pings_since(self, session: Session, since: int) -> list[int]:
+        """The bot's own pings in the game's channel posted after ``since`` (ms), newest first."""
         me = self.cog.bot.user
         channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        since = datetime.fromtimestamp(state["since"] / 1000, UTC)
+        after = datetime.fromtimestamp(since / 1000, UTC)
+        found: list[int] = []
         try:
-            async for message in channel.history(limit=LOOK_BACK, after=since, oldest_first=False):
-                mine = me is not None and message.author.id == me.id
-                if mine and message.content.startswith(PREFIX) and message.id not in known:
-                    state["stale"].append(message.id)
+            async for message in channel.history(limit=LOOK_BACK, after=after, oldest_first=False):
+                if me is not None and message.author.id == me.id and message.content.startswith(PREFIX):
+                    found.append(message.id)
         except discord.HTTPException as error:
             # No right to read the channel's history, or Discord failed: such a ping stays.
             log.warning(
                 "turn pings in channel %s not looked for: %s/%s", session.channel_id, error.status, error.code
             )
+        return found
 
     def give_up(self, session: Session) -> None:
         """Sending or deleting failed unexpectedly: this turn is not pinged, and the pings left

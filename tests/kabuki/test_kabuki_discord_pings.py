@@ -3,13 +3,15 @@ that goes when the turn is over; a server may turn them off."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 
 import discord
+from simcord_clock import clock_held_still
 
 from bot.session.publisher import discord_now
-from bot.session.turn_pings import PING_AFTER_MS
+from bot.session.turn_pings import PING_AFTER_MS, TurnPings
 
 PING_S = PING_AFTER_MS / 1000
 
@@ -193,3 +195,62 @@ async def test_a_turn_whose_ping_setting_the_database_cannot_read_goes_unpinged_
     await table.env.advance_time(PING_S + 1)
     [ping] = pings(world)
     assert [user.id for user in ping.mentions] == [nxt.id]
+
+
+class SlowLook:
+    """A restored game's look through its channel's messages waits until ``end``, as its one
+    request may wait behind a restart's many."""
+
+    def __init__(self, env, monkeypatch) -> None:
+        self.back = asyncio.Event()
+        real = TurnPings._pings_since
+
+        async def pings_since(pings, session, since):
+            await env.external_wait(self.back.wait(), reason="Discord answers slowly")
+            return await real(pings, session, since)
+
+        monkeypatch.setattr(TurnPings, "_pings_since", pings_since)
+
+    def end(self) -> None:
+        self.back.set()
+
+
+async def lost_ping_and_restart(table, world, simcord_env, restart, monkeypatch):
+    """A ping whose save waits on the database when the bot restarts, and a restarted bot whose
+    look for it waits."""
+
+    async def locked(*args, **kwargs) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    simcord_env.bot.storage.save_session = locked
+    await table.env.advance_time(PING_S + 1)
+    [lost] = pings(world)
+    slow = SlowLook(simcord_env, monkeypatch)
+    await restart()
+    return lost, slow
+
+
+async def test_a_restored_game_takes_presses_while_it_looks_for_its_lost_pings(
+    open_game, world, simcord_env, restart, monkeypatch
+) -> None:
+    table = await open_game(3, turn_timer=300)
+    lost, slow = await lost_ping_and_restart(table, world, simcord_env, restart, monkeypatch)
+    turn = table.view()["turn"]
+    with clock_held_still(simcord_env):
+        placed = await table.place(0)  # the look waits: the press does not
+    assert placed.acknowledged and table.view()["turn"] != turn
+    slow.end()
+    await table.env.advance_time(10)
+    assert lost.id not in [m.id for m in pings(world)]
+
+
+async def test_pings_found_after_the_game_ended_meanwhile_go_at_once(
+    open_game, world, simcord_env, restart, monkeypatch
+) -> None:
+    table = await open_game(3, turn_timer=300)
+    lost, slow = await lost_ping_and_restart(table, world, simcord_env, restart, monkeypatch)
+    await world.members[0].slash(world.channel, "end")  # while the restored game still looks
+    assert table.session is None
+    slow.end()
+    await table.env.advance_time(1)
+    assert pings(world) == []
