@@ -167,8 +167,9 @@ class GameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop: a last try of the writes waiting on the database, every other open game saved once
-        more, every game's timer stopped, board edits still waiting dropped (a restored game draws
-        its board again), then the connection and the database closed."""
+        more, every game's timer stopped, board edits and looks for lost turn pings still waiting
+        dropped (a restored game draws its board and looks again), then the connection and the
+        database closed."""
         if not self.is_closed():
             saved, waiting = await self.guard.stop(lambda s: self.game_cogs[s.kind]._save(s))
             for session in self.sessions:
@@ -176,6 +177,8 @@ class GameBot(commands.AutoShardedBot):
                     session.timer.cancel()
             log.info("stopping: %d open game(s) saved, %d still waiting on the database", saved, waiting)
         self.publishers.close()
+        for cog in self.game_cogs.values():
+            cog.pings.close()
         self.guard.close()
         await super().close()
         self.metrics.stop()

@@ -217,6 +217,12 @@ class TurnPings:
             )
         return found
 
+    def close(self) -> None:
+        """The process stops: looks for lost pings still running stop (the next start looks again:
+        what they found was not kept)."""
+        for task in list(self._looking):
+            task.cancel()
+
     def give_up(self, session: Session) -> None:
         """Sending or deleting failed unexpectedly: this turn is not pinged, and the pings left
         to delete stay (better a stale ping than a timer waking for it in a loop)."""
