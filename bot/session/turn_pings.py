@@ -46,6 +46,9 @@ PREFIX = "⏰ "  # a ping's text begins so, and no other message the bot posts d
 # The messages a restored game looks through for pings it does not know (one request): the newest,
 # as a lost ping is among the latest messages of a busy channel.
 LOOK_BACK = 100
+# Looks a game cog makes at once after a restart: with many games restored, the others wait their
+# turn rather than meet Discord's global rate limit together (the boards' redraws go meanwhile).
+LOOKS_AT_ONCE = 4
 
 
 def _state(session: Session) -> dict[str, Any]:
@@ -76,6 +79,7 @@ class TurnPings:
     def __init__(self, cog: Table) -> None:
         self.cog = cog
         self._looking: set[asyncio.Task[None]] = set()  # restored games' looks for lost pings
+        self._looks: asyncio.Semaphore | None = None  # made on the loop, at the first look
 
     def note(self, session: Session, now: int) -> None:
         """After every change: a new turn starts its wait again, and the ping of the turn that is
@@ -185,7 +189,10 @@ class TurnPings:
         task.add_done_callback(self._looking.discard)
 
     async def _recover(self, session: Session, since: int) -> None:
-        found = await self._pings_since(session, since)
+        if self._looks is None:
+            self._looks = asyncio.Semaphore(LOOKS_AT_ONCE)
+        async with self._looks:
+            found = await self._pings_since(session, since)
         if not found:
             return
         async with session.lock:
