@@ -180,7 +180,7 @@ class Chaos:
         database = self.database
         assert database is not None
         try:
-            database.tap(self.bot.storage)
+            database.tap(self.bot.storage, self.bot.guard)
             await self._open()
             for step in range(self.steps):
                 if self.session is None:
@@ -257,7 +257,7 @@ class Chaos:
             self._clear_faults()
             await self.database.lift()  # else the new process could not load its games
             await self.restart()
-            self.database.tap(self.bot.storage)
+            self.database.tap(self.bot.storage, self.bot.guard)
             self.counts["restarts"] += 1
 
     def _someone_to_play(self) -> Any:
@@ -287,7 +287,7 @@ class Chaos:
             return
         control = self.rng.choice(controls)
         target = to_discord_message(self.env, message)
-        self.database.phase = "press"
+        self.database.pressing()
         try:
             if control["type"] == 3:
                 options = control.get("options", [])
