@@ -503,7 +503,9 @@ class GameCog(Lobby, commands.GroupCog):
         self.timers.cancel(session)
 
         async def write() -> None:
-            await self._store(session)  # the finished state first: a restart records it
+            # The finished state first, waiting for the disk: a restart records it, even after
+            # a crash of the database (whose saves otherwise do not wait: docs/operations.md).
+            await self._store(session, durable=True)
             await record(self, session, "finished", result)
             await self._forget(session)
 
@@ -582,10 +584,10 @@ class GameCog(Lobby, commands.GroupCog):
         the save waits for a retry (``bot.session.guarded``)."""
         return await self.bot.guard.write(session, SAVE, lambda: self._store(session))
 
-    async def _store(self, session: Session) -> None:
+    async def _store(self, session: Session, *, durable: bool = False) -> None:
         self._plan_computers(session)  # saved with the state they follow from
         started = time.perf_counter()
-        await save_session(self.bot.storage, session, now_ms())
+        await save_session(self.bot.storage, session, now_ms(), durable=durable)
         self.bot.metrics.saved(time.perf_counter() - started)
 
     def restore(self, data: Mapping[str, Any]) -> Session:

@@ -208,16 +208,18 @@ class Session:
         return state, rows
 
 
-async def save(storage: Storage, session: Session, now: int) -> None:
+async def save(storage: Storage, session: Session, now: int, *, durable: bool = False) -> None:
     """The session's state and its log's new entries, in one transaction; the whole log again if
-    the database lost rows it had taken (``LogGap``: a server crash)."""
+    the database lost rows it had taken (``LogGap``: a server crash). ``durable``: see
+    ``Storage.save_session``."""
     state, log = session.to_save()
+    key = (session.guild_id, session.channel_id, session.kind)
     try:
-        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+        await storage.save_session(*key, state, now, log, durable=durable)
     except LogGap:
         session.logged = 0
         state, log = session.to_save()
-        await storage.save_session(session.guild_id, session.channel_id, session.kind, state, now, log)
+        await storage.save_session(*key, state, now, log, durable=durable)
     session.logged = 0 if log is None else log.end
 
 

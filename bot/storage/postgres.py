@@ -317,29 +317,30 @@ class PostgresStorage(Storage):
         state: Mapping[str, Any],
         now: int,
         log: LogRows | None = None,
+        *,
+        durable: bool = False,
     ) -> None:
         """One round trip: asyncpg prepares the statement once per pooled connection and then only
         binds and executes it, and the commit does not wait for the disk (``SERVER_SETTINGS``).
-        With log rows, still one statement: one transaction."""
+        With log rows, still one statement: one transaction. A ``durable`` save (a finished game's
+        state, written before its record) waits for the disk as a record does: a server crash
+        right after it must not bring the game back as it was before (a lobby, an earlier turn),
+        which a restart would then never record."""
         text = orjson.dumps(state, option=JSON_OPTIONS).decode()
+        args: list[Any] = [channel_id, guild_id, kind, text, now]
         if log is None:
-            await self._pool.execute(SAVE_SESSION, channel_id, guild_id, kind, text, now)
-            return
-        entries = [orjson.dumps(entry, option=JSON_OPTIONS).decode() for entry in log.rows]
-        whole = await self._pool.fetchval(
-            SAVE_SESSION_AND_LOG,
-            channel_id,
-            guild_id,
-            kind,
-            text,
-            now,
-            log.key,
-            log.end,
-            log.start == 0,
-            log.start,
-            entries,
-        )
-        if not whole:
+            statement = SAVE_SESSION
+        else:
+            statement = SAVE_SESSION_AND_LOG
+            entries = [orjson.dumps(entry, option=JSON_OPTIONS).decode() for entry in log.rows]
+            args += [log.key, log.end, log.start == 0, log.start, entries]
+        if durable:
+            async with self._pool.acquire() as conn, conn.transaction():
+                await conn.execute("SET LOCAL synchronous_commit TO on")
+                whole = await conn.fetchval(statement, *args)
+        else:
+            whole = await self._pool.fetchval(statement, *args)
+        if log is not None and not whole:
             raise LogGap(log.key, log.start)
 
     async def delete_session(self, guild_id: int, channel_id: int) -> None:

@@ -285,8 +285,11 @@ class SqliteStorage(Storage):
         state: Mapping[str, Any],
         now: int,
         log: LogRows | None = None,
+        *,
+        durable: bool = False,
     ) -> None:
         """Written before the board changes, after every press, and committed when this returns.
+        Every commit is ``durable`` here: a crash of the process loses none (WAL, synchronous=NORMAL).
         The state and the log rows are serialized here, on the loop (the state shares lists and
         dicts with the live session and engine, which the loop goes on changing; orjson is faster
         than any copy that would make them safe to hand over), and the writer thread writes them

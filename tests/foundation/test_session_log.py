@@ -135,9 +135,9 @@ def spy_on_saves(monkeypatch, storage: Storage) -> list[tuple[dict, LogRows | No
     saves: list[tuple[dict, LogRows | None]] = []
     save = storage.save_session
 
-    async def recording(guild_id, channel_id, kind, state, now, log=None):
+    async def recording(guild_id, channel_id, kind, state, now, log=None, **kwargs):
         saves.append((orjson.loads(orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS)), log))
-        await save(guild_id, channel_id, kind, state, now, log)
+        await save(guild_id, channel_id, kind, state, now, log, **kwargs)
 
     monkeypatch.setattr(storage, "save_session", recording)
     return saves
