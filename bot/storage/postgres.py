@@ -294,6 +294,9 @@ class PostgresStorage(Storage):
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
+            # A schema waits for the disk: the pool's commits do not (SERVER_SETTINGS), and a
+            # crash taking back a new table would leave the bot on a database without it.
+            await conn.execute("SET LOCAL synchronous_commit TO on", timeout=LONG_WAIT_S)
             # One process migrates at a time; the others wait here, then find nothing left to do.
             # The lock is released with the transaction, so a crash cannot leave it held.
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=LONG_WAIT_S)

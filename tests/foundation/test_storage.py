@@ -241,6 +241,27 @@ async def test_a_read_the_postgresql_server_does_not_answer_is_given_up_on_as_a_
         await store.close()
 
 
+async def test_a_new_postgresql_schema_survives_a_crash_of_the_server_right_after_it(
+    postgres_url, postgres_server
+):
+    # Pooled connections commit without waiting for the disk (synchronous_commit=off); a schema
+    # taken back by a crash would leave the bot on a database without its tables (the chaos test
+    # saw "relation session_log does not exist"). The migrations wait for the disk.
+    import asyncpg
+
+    store = await Storage.open(postgres_url)
+    await store.close()
+    await asyncio.to_thread(postgres_server.halt)  # as a crash would, at once
+    await asyncio.to_thread(postgres_server.resume)
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        version = await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        assert version == len(postgres.MIGRATIONS)
+        assert await connection.fetchval("SELECT to_regclass('session_log')") is not None
+    finally:
+        await connection.close()
+
+
 async def test_a_save_while_a_game_is_being_recorded_waits_for_it_instead_of_failing(sqlite_storage):
     # record_game holds the write lock across awaits; the synchronous session writer must not
     # block the event loop on it (that would stall the very transaction it waits for).
