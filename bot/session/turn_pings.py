@@ -121,7 +121,7 @@ class TurnPings:
         if not state["stale"] and not due:
             return False  # most changes: nothing to do
         publisher = self.cog.publisher(session)
-        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        channel = self._channel(session)
         again: list[int] = []
         while state["stale"] and publisher.spare_in() == 0:
             message_id = state["stale"].pop(0)
@@ -203,14 +203,12 @@ class TurnPings:
                 self.cog.timers.arm(session)  # they go when it wakes, within the channel's budget
                 return
         # The game ended meanwhile, its known pings with it: these go now.
-        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        for message_id in found:
-            await _delete(channel, message_id)
+        await _delete_now(self._channel(session), found)
 
     async def _pings_since(self, session: Session, since: int) -> list[int]:
         """The bot's own pings in the game's channel posted after ``since`` (ms), newest first."""
         me = self.cog.bot.user
-        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        channel = self._channel(session)
         after = datetime.fromtimestamp(since / 1000, UTC)
         found: list[int] = []
         try:
@@ -243,10 +241,18 @@ class TurnPings:
             return
         ids = [*state["stale"], *([state["message"]] if state["message"] is not None else [])]
         state.update(turn=None, message=None, stale=[])
-        channel = self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        for message_id in ids:
-            if not await _delete(channel, message_id):
-                await _delete(channel, message_id)  # no timer after the game: once more now
+        await _delete_now(self._channel(session), ids)
+
+    def _channel(self, session: Session) -> discord.PartialMessageable:
+        return self.cog.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+
+
+async def _delete_now(channel: discord.PartialMessageable, ids: list[int]) -> None:
+    """Pings of a game that is over: no timer will wake for them, so one that Discord failed to
+    delete is tried once more at once."""
+    for message_id in ids:
+        if not await _delete(channel, message_id):
+            await _delete(channel, message_id)
 
 
 async def _delete(channel: discord.PartialMessageable, message_id: int) -> bool:

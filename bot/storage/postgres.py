@@ -237,6 +237,9 @@ POOL_SIZE = 10
 # few hundred milliseconds of presses, and the database stays consistent. Recorded games wait for
 # the disk.
 SERVER_SETTINGS = {"synchronous_commit": "off", "application_name": "party-cards-bot"}
+# What waits for the disk all the same, in its own transaction: a record, a finished game's save
+# before it, the migrations.
+DURABLE = "SET LOCAL synchronous_commit TO on"
 # A statement the server has not answered in this long is cancelled and raises TimeoutError (a
 # database fault): a lock held by another client or a network that drops packets without a reset
 # would otherwise hold a slash command's read past Discord's 3 s, and its pooled connection for
@@ -296,7 +299,7 @@ class PostgresStorage(Storage):
         async with self._pool.acquire() as conn, conn.transaction():
             # A schema waits for the disk: the pool's commits do not (SERVER_SETTINGS), and a
             # crash taking back a new table would leave the bot on a database without it.
-            await conn.execute("SET LOCAL synchronous_commit TO on", timeout=LONG_WAIT_S)
+            await conn.execute(DURABLE, timeout=LONG_WAIT_S)
             # One process migrates at a time; the others wait here, then find nothing left to do.
             # The lock is released with the transaction, so a crash cannot leave it held.
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=LONG_WAIT_S)
@@ -339,7 +342,7 @@ class PostgresStorage(Storage):
             args += [log.key, log.end, log.start == 0, log.start, entries]
         if durable:
             async with self._pool.acquire() as conn, conn.transaction():
-                await conn.execute("SET LOCAL synchronous_commit TO on")
+                await conn.execute(DURABLE)
                 whole = await conn.fetchval(statement, *args)
         else:
             whole = await self._pool.fetchval(statement, *args)
@@ -374,7 +377,7 @@ class PostgresStorage(Storage):
 
     async def record_game(self, record: GameRecord) -> bool:
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("SET LOCAL synchronous_commit TO on")  # a result is never lost
+            await conn.execute(DURABLE)  # a result is never lost
             # A second process recording the same key waits on the unique index until this commits,
             # then inserts nothing.
             game_id = await conn.fetchval(
