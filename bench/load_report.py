@@ -131,6 +131,12 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
             f"  game press / bare ack: {ratio:.2f}× at the median (95 % interval {low:.2f}–{high:.2f}×), "
             f"{p99:.2f}× at p99 (target ≤ 2×)"
         )
+    steps = _select(log, GAME, log.task_steps)
+    if acks:
+        print(
+            f"  the loop's task steps per press (each a wake-up of a task): game press median "
+            f"{statistics.median(steps):.0f}, bare ack {statistics.median(_select(log, ACK, log.task_steps)):.0f}"
+        )
     sim = _select(log, GAME, log.sim)
     print(f"  SimCord's own work per game press (not the bot's): {cpu_line(sim)}")
     if acks:

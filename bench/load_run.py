@@ -77,6 +77,7 @@ class PhaseLog:
         self.bot = array("d")
         self.sim = array("d")
         self.worker = array("d")
+        self.task_steps = array("H")  # the loop's task steps the press took (each a wake-up)
         self.started = REAL_MONOTONIC()
         self.ended: float | None = None
         self.offered = 0
@@ -105,6 +106,7 @@ class PhaseLog:
         self.bot.append(bucket.cpu["bot"])
         self.sim.append(bucket.cpu["simcord"])
         self.worker.append(bucket.cpu["worker"])
+        self.task_steps.append(min(bucket.steps, 65535))
 
 
 def dated(backend: Any, record: Any, payload: dict[str, Any], made: Any) -> None:
