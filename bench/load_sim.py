@@ -25,11 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import datetime as real_datetime
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+import discord
+import discord.ext.tasks
 from simcord import _dpy_internals as sim_internals
 from simcord import interactions as sim_interactions
 from simcord._clock import Clock
@@ -83,6 +87,68 @@ def to_wall_clock(env: Any) -> None:
         if record.when is not None and handle is not None and not handle.cancelled():
             loop.call_later(max(0.0, record.when - virtual_now), handle._run)
     env._work.callbacks.clear()
+
+
+# What discord.py reads through SimCord's stand-in for its ``datetime`` module.
+_DATETIME_NAMES = ("timezone", "timedelta", "date", "time", "tzinfo", "UTC", "MINYEAR", "MAXYEAR")
+_DATETIME_CLASS_NAMES = (
+    "fromtimestamp",
+    "fromisoformat",
+    "utcfromtimestamp",
+    "combine",
+    "strptime",
+    "min",
+    "max",
+)
+
+
+def clocks_at_cost(env: Any) -> Callable[[], None]:
+    """SimCord's clocks after ``to_wall_clock``: the same answers, at production's cost.
+
+    SimCord stands in for the clocks the bot reads with Python code: ``time.monotonic`` (read by
+    the event loop at every timer and by the bot), and discord.py's ``datetime`` module, each of
+    whose names is looked up through a ``__getattr__`` and whose ``now`` asks which environment
+    is current. Each is a C call in production, ~0.1-0.5 µs, against ~1-3 µs for SimCord's, and a
+    game press reads them several times as often as a bare acknowledge does (``now_ms`` ~10 times
+    a Kabuki placement, never in an acknowledge), so the meter charged the bot for SimCord's
+    clocks. Once SimCord's clock follows the machine's monotonic clock, each answer is known
+    without asking: ``time.monotonic`` is the machine's (SimCord's answer *is* it: ``WallClock``),
+    ``now`` is computed as SimCord's ``Clock.now`` computes it, and the module's other names are
+    the real module's. Returns the undo."""
+    epoch = env.backend.clock._epoch
+    clock_dt = sim_internals._ClockDatetime
+    original_now = clock_dt.__dict__["now"]
+    shim_monotonic = time.monotonic
+    modules = [m for m in (discord.utils.datetime, discord.ext.tasks.datetime) if m is not real_datetime]
+
+    def now(tz: Any = None) -> datetime:
+        current = epoch + timedelta(seconds=REAL_MONOTONIC())  # SimCord's Clock.now on a WallClock
+        return current.astimezone(tz) if tz is not None else current.astimezone().replace(tzinfo=None)
+
+    simcords = clock_dt.now(real_datetime.UTC)
+    if (
+        abs((now(real_datetime.UTC) - simcords).total_seconds()) > 0.01
+        or time.monotonic() - REAL_MONOTONIC() > 0.01
+    ):
+        raise RuntimeError("SimCord's clock does not follow the machine's: call to_wall_clock first")
+    clock_dt.now = staticmethod(now)  # type: ignore[method-assign,assignment]
+    for name in _DATETIME_CLASS_NAMES:
+        setattr(clock_dt, name, getattr(datetime, name))
+    for module in modules:
+        for name in _DATETIME_NAMES:
+            setattr(module, name, getattr(real_datetime, name))
+    time.monotonic = REAL_MONOTONIC
+
+    def undo() -> None:
+        time.monotonic = shim_monotonic
+        clock_dt.now = original_now  # type: ignore[method-assign]
+        for name in _DATETIME_CLASS_NAMES:
+            delattr(clock_dt, name)
+        for module in modules:
+            for name in _DATETIME_NAMES:
+                module.__dict__.pop(name, None)
+
+    return undo
 
 
 def sim_ms(env: Any) -> int:
@@ -204,7 +270,8 @@ class Wire:
     """Wraps ``simcord.http.router.dispatch``: every REST call and interaction answer the bot
     makes. It marks the first answer of each press (and whether Discord took it: an answer after
     the 3 s deadline is refused with 10062, which the user sees as "This interaction failed"),
-    counts message writes per channel, and charges SimCord's work to SimCord."""
+    counts message writes per channel, and charges SimCord's work to SimCord; SimCord's clocks
+    answer at production's cost while it is installed (``clocks_at_cost``)."""
 
     def __init__(self, env: Any, meter: Any) -> None:
         self.env = env
@@ -218,22 +285,12 @@ class Wire:
     def install(self) -> None:
         sim_router.dispatch = self.dispatch
         sim_router.parse_form = self.parse_form
-        self.original_clock = sim_internals._ClockDatetime.__dict__["now"]
-        meter, now = self.meter, sim_internals._ClockDatetime.now
-
-        def charged_now(tz: Any = None) -> datetime:
-            """SimCord's answer to ``datetime.now`` (``discord.utils.utcnow``): its virtual clock,
-            ~3 µs a reading against ~0.4 µs for the real one, which the bot reads ~11 times a
-            Kabuki press (``bot.glue.clock.now_ms``) and a bare acknowledge never: SimCord's side."""
-            with meter.section("simcord"):
-                return now(tz)
-
-        sim_internals._ClockDatetime.now = staticmethod(charged_now)  # type: ignore[method-assign,assignment]
+        self.clocks = clocks_at_cost(self.env)
 
     def remove(self) -> None:
         sim_router.dispatch = self.original
         sim_router.parse_form = self.original_form
-        sim_internals._ClockDatetime.now = self.original_clock  # type: ignore[method-assign]
+        self.clocks()
 
     def parse_form(self, *args: Any, **kwargs: Any) -> Any:
         """SimCord reading a multipart upload (a picture) is Discord's side too."""
