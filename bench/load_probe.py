@@ -62,6 +62,7 @@ class Bucket:
         "longest_step",
         "workers",
         "record",
+        "requests",
     )
 
     def __init__(self, kind: str, label: str = "", *, offered: float = 0.0) -> None:
@@ -81,6 +82,7 @@ class Bucket:
         self.longest_step = 0.0
         self.workers: list[float] = []
         self.record: Any = None  # SimCord's record of the interaction (its answer message id)
+        self.requests = 0  # the bot's requests to Discord: REST calls and interaction answers
 
     @property
     def tracked(self) -> bool:

@@ -69,6 +69,10 @@ def cpu_line(values: list[float]) -> str:
     return f"median {ms(statistics.median(values))}, p99 {ms(quantile(values, 0.99))} (n={len(values)})"
 
 
+def requests_line(values: list[float]) -> str:
+    return f"requests mean {statistics.mean(values):.2f}"
+
+
 def machine_line(log: PhaseLog) -> str:
     """How much of the machine this process had, and how much went to everything else."""
     wall = log.after["wall"] - log.before["wall"]
@@ -117,13 +121,17 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         shares = ", ".join(f"{k} {n * 100 / total:.0f}%" for k, n in kinds.most_common())
         print(f"  {label} answered by: {shares}")
 
-    print("bot CPU per press (loop thread; SimCord's work and the bench's excluded):")
+    print(
+        "bot CPU per press (loop thread; SimCord's work and the bench's excluded), "
+        "and the press's requests to Discord (REST calls and answers):"
+    )
     for label in sorted(by_label, key=lambda name: -by_label[name]):
-        print(f"  {label:<10} {cpu_line(_select(log, GAME, log.bot, label))}")
+        line = cpu_line(_select(log, GAME, log.bot, label))
+        print(f"  {label:<10} {line}; {requests_line(_select(log, GAME, log.requests, label))}")
     game = _select(log, GAME, log.bot)
-    print(f"  {'all':<10} {cpu_line(game)}")
+    print(f"  {'all':<10} {cpu_line(game)}; {requests_line(_select(log, GAME, log.requests))}")
     if acks:
-        print(f"  {'bare ack':<10} {cpu_line(acks)}")
+        print(f"  {'bare ack':<10} {cpu_line(acks)}; {requests_line(_select(log, ACK, log.requests))}")
         ratio = statistics.median(game) / statistics.median(acks)
         p99 = quantile(game, 0.99) / quantile(acks, 0.99)
         low, high = ratio_interval(game, acks)

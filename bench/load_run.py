@@ -78,6 +78,7 @@ class PhaseLog:
         self.sim = array("d")
         self.worker = array("d")
         self.task_steps = array("H")  # the loop's task steps the press took (each a wake-up)
+        self.requests = array("H")  # the press's requests to Discord (REST calls, answers)
         self.started = REAL_MONOTONIC()
         self.ended: float | None = None
         self.offered = 0
@@ -107,6 +108,7 @@ class PhaseLog:
         self.sim.append(bucket.cpu["simcord"])
         self.worker.append(bucket.cpu["worker"])
         self.task_steps.append(min(bucket.steps, 65535))
+        self.requests.append(min(bucket.requests, 65535))
 
 
 def dated(backend: Any, record: Any, payload: dict[str, Any], made: Any) -> None:

@@ -300,7 +300,9 @@ class Wire:
     def dispatch(self, backend: Any, method: str, path: str, **kwargs: Any) -> Any:
         at = REAL_MONOTONIC()
         meter = self.meter
-        meter.enter(meter.current(), "simcord")
+        bucket = meter.current()
+        bucket.requests += 1
+        meter.enter(bucket, "simcord")
         try:
             result = self.original(backend, method, path, **kwargs)
         except BackendError as error:
