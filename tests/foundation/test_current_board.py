@@ -1,5 +1,6 @@
-"""Kabuki's and Kingdom's boards are not drawn again for a press that changed nothing they show
-(``GameCog.current_board``: the board on show is given again when its state is equal). Over random
+"""A game's board is not drawn again for a press that changed nothing it shows
+(``GameCog.current_board``: the board on show is given again when its state is equal; Kabuki and
+Kingdom look at their view once, Monster Masks says its ``board_state``). Over random
 games, with the language switched, names changed and (Kingdom) seats' tokens aging in between,
 the board given must always be the board ``render_board`` draws afresh: a state that missed
 something a board shows would give a stale board here."""
@@ -18,6 +19,8 @@ from bot.games.kabuki.cog import KabukiCog
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kingdom.cog import KingdomCog
 from bot.games.kingdom.engine import KingdomEngine
+from bot.games.masks.cog import MasksCog
+from bot.games.masks.engine import MasksEngine
 from bot.glue.clock import DISCORD_EPOCH_MS, now_ms
 from bot.session.gamecog import FOLLOWUP_TTL_MS
 from bot.session.publisher import Publishers
@@ -39,6 +42,7 @@ def token(age_ms: int) -> SeatToken:
 GAMES = {
     "kabuki": (KabukiCog, KabukiEngine, {"grace_ms": 1000, "reveal_ms": 2000}),
     "kingdom": (KingdomCog, KingdomEngine, {"length": 2, "reveal_ms": 1000}),
+    "masks": (MasksCog, MasksEngine, {}),
 }
 
 

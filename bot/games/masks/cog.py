@@ -190,9 +190,8 @@ class MasksCog(
     def board_state(self, session: Session) -> Any:
         assert session.engine is not None
         view = session.engine.view(None)
-        return masks_board.board_state(
-            view, session.seat_names(), session.computer_seats()
-        ), session.commitment
+        state = masks_board.board_state(view, session.seat_names(), session.computer_seats())
+        return state, session.locale, session.commitment
 
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
