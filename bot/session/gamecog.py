@@ -262,12 +262,23 @@ class GameCog(Lobby, commands.GroupCog):
 
     @staticmethod
     def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
-        """A private message's controls bound to this game (see ``bot.glue.components.bind``): a game
-        sending a panel itself passes it through here."""
+        """A private message's controls bound to this game (see ``bot.glue.components.bind``)."""
         view = message.get("view")
         if view is not None:
             bind(view.children, session.tag)
         return message
+
+    async def send_panel(
+        self, interaction: discord.Interaction, session: Session, message: dict[str, Any]
+    ) -> None:
+        """A private panel as the answer to ``interaction``, its controls bound to this game: a
+        game that sends a panel itself sends it here. Its view is emptied once sent, refused or
+        not (``release``): its items point back at it, a cycle a full collection may freeze while
+        the request is awaited, and then never free (``bot.ops.gc_tuning``)."""
+        try:
+            await send_private(interaction, **self.bound(session, message))
+        finally:
+            release(message)
 
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
@@ -394,7 +405,6 @@ class GameCog(Lobby, commands.GroupCog):
                 await send_private(target, **message)
             else:
                 await target.followup.send(ephemeral=True, **message)
-            release(message)
         except discord.HTTPException as error:
             if faults.transient(error):
                 # Discord failed once discord.py gave up retrying: the seat keeps its token and
@@ -421,6 +431,8 @@ class GameCog(Lobby, commands.GroupCog):
             if kept is not None and kept.id == target.id:
                 del session.last_interaction[seat]
             return False
+        finally:
+            release(message)  # sent or not (see ``send_panel``)
         return True
 
     async def tell_players(

@@ -358,9 +358,11 @@ class Publisher:
         channel = self._publishers.channel(session)
         old = session.board_message_id
         kwargs = await self.message_kwargs(board)
-        message = await channel.send(**kwargs)  # refused: a waiting edit still goes out
+        try:
+            message = await channel.send(**kwargs)  # refused: a waiting edit still goes out
+        finally:
+            release(kwargs)  # sent or not: see ``release``
         self.waiting = None
-        release(kwargs)
         session.board_message_id = message.id
         self.posted(message.id, board)
         if self._publishers.alive(session):

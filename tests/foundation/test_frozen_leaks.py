@@ -1,8 +1,11 @@
 """Freezing what survives a full collection is safe only if nothing the bot keeps dies in a reference
 cycle (``bot.ops.gc_tuning``): a frozen cycle is never freed. Here every game is played with
-everything frozen at every interaction's arrival (the interaction in flight) and at every step of
-its timers, then thawed: what the collector then finds unreachable is what freezing would have
-leaked, and none of it may be the bot's or discord.py's."""
+everything frozen at every interaction's arrival (the interaction in flight), at every request
+the bot makes to Discord (what it sends, alive while it awaits the answer: a full collection run
+by another channel's press meanwhile freezes it) and at every step of its timers, then thawed:
+what the collector then finds unreachable is what freezing would have leaked, and none of it may
+be the bot's or discord.py's. The human of each game also asks for their private panel (Kingdom's
+*My card*, with its power's controls on their turn)."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from collections import Counter
 from types import CoroutineType, FunctionType
 
 import pytest
+from simcord.http import router
 from simcord_clock import clock_held_still
-from test_computers import COGS, open_with_computers
+from test_computers import COGS, labels, open_with_computers
 
 from bot.ops.gc_tuning import freeze_survivors, tune_garbage_collector
 
@@ -64,7 +68,7 @@ def in_cycle(start: object, garbage: dict[int, object]) -> bool:
 
 
 @pytest.fixture
-def frozen_at_every_interaction(simcord_env):
+def frozen_at_every_interaction(simcord_env, monkeypatch):
     bot = simcord_env.bot
     original = bot.on_interaction
 
@@ -72,9 +76,20 @@ def frozen_at_every_interaction(simcord_env):
         gc.freeze()  # the interaction, its message and member, mid-answer
         await original(interaction)
 
+    dispatch = router.dispatch
+
+    def frozen_dispatch(*args, **kwargs):
+        gc.freeze()  # what the bot is sending (a message, its view), mid-request
+        return dispatch(*args, **kwargs)
+
     bot.on_interaction = on_interaction  # discord.py looks the handler up on each event
+    monkeypatch.setattr(router, "dispatch", frozen_dispatch)
     yield
     gc.unfreeze()
+
+
+# The private panel a player may ask for in the middle of a game, by its button's label.
+PANELS = {"kingdom": "My card"}
 
 
 @pytest.fixture
@@ -93,6 +108,8 @@ async def test_a_whole_game_frozen_at_every_step_leaves_no_cycle_of_the_bot_s(
         if simcord_env.bot.sessions.get(world.channel.id) is None:
             break
         gc.freeze()  # the game mid-play: its engine, board shown, timers, computers' plans
+        if kind in PANELS and PANELS[kind] in labels(world.board()):
+            await human.click(world.board(), label=PANELS[kind])
         await simcord_env.advance_time(3)
     assert simcord_env.bot.sessions.get(world.channel.id) is None  # played to its end
     await human.click([m for m in world.channel.history() if m.embeds][-1], label="Play again")

@@ -19,7 +19,6 @@ from bot.games.kingdom.cards import POWER_OF
 from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.games.limits import LONGEST_TURN_S
-from bot.glue.answer import send_private
 from bot.glue.board import Board, drawn, sign
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press
@@ -249,7 +248,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         view = session.engine.view(seat)
         locale = private_locale(interaction)
         message = render.my_card_message(view, self._names(session), session.channel_id, locale)
-        await send_private(interaction, **self.bound(session, message))
+        await self.send_panel(interaction, session, message)
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)
         return True
