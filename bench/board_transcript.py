@@ -4,8 +4,9 @@ member sees. By hand, never as a test:
     python bench/board_transcript.py --out after.json                 # every title, en/de/fr
     python bench/board_transcript.py --compare before.json after.json
 
-Run it on two versions of the bot (``PYTHONPATH=<other checkout>`` runs this script against that
-checkout's ``bot``) and compare: the two transcripts must be identical.
+Run it in two checkouts of the bot, each with its own copy of this script (it puts the ``bot`` of
+its own checkout first on the path, whatever ``PYTHONPATH`` says), and compare: the two
+transcripts must be identical.
 
 Each game is played in SimCord on a server speaking en-US, de or fr (members speaking a mix of the
 three, so private answers are in every language too), by the load bench's players
