@@ -107,9 +107,9 @@ class GameCog(Lobby, commands.GroupCog):
         return int(options.get("turn_ms", 0))
 
     def board_state(self, session: Session) -> Any:
-        """Everything ``render_board`` draws from, comparable, for a game whose presses often
-        change nothing public: the board for an equal state is not drawn again. None: always
-        drawn."""
+        """Everything ``render_board`` draws from, comparable (the session's language included),
+        for a game whose presses often change nothing public: the board for an equal state is
+        not drawn again. None: always drawn."""
         return None
 
     def current_board(self, session: Session) -> Board:
@@ -132,11 +132,10 @@ class GameCog(Lobby, commands.GroupCog):
 
     def board_again(self, session: Session) -> Board:
         """The board after a press that changed nothing in the game (refused, or a seat's token
-        refused): drawn afresh, and sent only if it differs from the one on show (an earlier edit
-        Discord refused, the server's language switched since). A game whose ``current_board``
-        covers everything its board shows, its language included, gives that instead, which
-        draws nothing when nothing changed."""
-        return self.render_board(session)
+        refused): the current board, which draws nothing when its state is the one on show, and
+        is sent only if it differs from it (an earlier edit Discord refused: the publisher then
+        forgets the board on show, and it is drawn afresh)."""
+        return self.current_board(session)
 
     def render_final(self, session: Session, result: Result) -> Board:
         """The board once the game is over; by default the last board, without its buttons, in

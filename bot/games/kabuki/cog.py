@@ -125,9 +125,6 @@ class KabukiCog(
         state = self.drawn_from(session, view, tuple(names))
         return self.publisher(session).redraw(state, lambda: self._render(session, view, names))
 
-    # Its state covers all the board shows, the language included.
-    board_again = current_board
-
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
         view = session.engine.view(None)

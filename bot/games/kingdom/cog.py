@@ -147,9 +147,6 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         state = self.drawn_from(session, view, tuple(names), tuple(notes))
         return self.publisher(session).redraw(state, lambda: self._render(session, view, names, notes))
 
-    # Its state covers all the board shows, the language included.
-    board_again = current_board
-
     def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
         """A player handed a card by someone else's move, whom no private message can reach (no
         recent interaction of theirs), is told on the board to look."""

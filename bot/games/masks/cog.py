@@ -193,11 +193,6 @@ class MasksCog(
         state = masks_board.board_state(view, session.seat_names(), session.computer_seats())
         return state, session.locale, session.commitment
 
-    def board_again(self, session: Session) -> Board:
-        """Its state covers all the board shows, the language included: nothing is drawn when
-        nothing changed."""
-        return self.current_board(session)
-
     def render_final(self, session: Session, result: Result) -> Board:
         assert session.engine is not None
         board = masks_board.render_final(session.engine.view(None), session.seat_names(), session.locale)
