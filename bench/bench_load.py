@@ -9,8 +9,8 @@ Run by hand (never a unit test), e.g.::
 One bot process inside SimCord on this machine. N channels (50 per server), each with a game of
 ``--players`` members, opened by slash command, joins and Start like real players. Presses then
 arrive as a Poisson stream at ``--rate`` per second (``load_tables.py`` says what the players at
-each table press and when), plus 5 % presses on a bare acknowledge-only button: the baseline,
-measured in the same run. Every picture is drawn when the bot needs it (nothing is drawn ahead),
+each table press and when), plus one press on a bare acknowledge-only button to every five
+game presses: the baseline, measured in the same run. Every picture is drawn when the bot needs it (nothing is drawn ahead),
 garbage collection stays on, and the bot's timers run on real seconds. Printed per run:
 
 * RSS before any game, with N open, per open game, and after every game has ended (``/end``)
@@ -29,7 +29,11 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
   250 ms, and how many presses the bot itself counted too late to take (``bot.session.overload``);
 * with ``--profile``: where the loop thread's CPU went in the measured phase, by stage of a press
   (parse, engine, board text, embed and components, answer, publisher, save, metrics…), per game
-  press (``load_profile.py``, a sampling profiler).
+  press (``load_profile.py``, a sampling profiler);
+* with ``--floor``: half the baseline's presses are answered instead with a board of the game
+  under load, built once and its picture uploaded anew at each press, as a press answers
+  (``press_harness.FloorCog``): what answering with such a board costs before any game's work,
+  against the bare acknowledge, in the same run (a diagnostic).
 
 How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
 why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
@@ -73,7 +77,7 @@ from load_report import (  # noqa: E402
     print_ramp,
     ratio_interval,
 )
-from load_run import ACK, GAME, LoadRun  # noqa: E402
+from load_run import ACK, FLOOR, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
 from press_harness import running  # noqa: E402
@@ -114,14 +118,15 @@ def build_world(env: Any, bot: Any, args: argparse.Namespace, rng: random.Random
     return tables
 
 
-async def ack_messages(env: Any) -> list[tuple[Any, list[Any]]]:
-    """The bare acknowledge buttons (posted with SimCord's own slash, before the switch)."""
-    guild = env.create_guild("Baseline")
+async def ack_messages(env: Any, name: str = "ack") -> list[tuple[Any, list[Any]]]:
+    """The bare acknowledge buttons (posted with SimCord's own slash, before the switch); with
+    ``name="floor"``, the floor's buttons (``--floor``)."""
+    guild = env.create_guild("Baseline" if name == "ack" else "Floor")
     out = []
     for n in range(ACK_CHANNELS):
-        channel = guild.create_text_channel(f"ack-{n}")
-        members = [guild.add_member(env.create_user(f"ack{n}-{i}")) for i in range(4)]
-        await members[0].slash(channel, "ackbench")
+        channel = guild.create_text_channel(f"{name}-{n}")
+        members = [guild.add_member(env.create_user(f"{name}{n}-{i}")) for i in range(4)]
+        await members[0].slash(channel, f"{name}bench")
         message = env.backend.get_message(channel.id, channel.last_message.id)
         out.append((message, members))
     return out
@@ -305,9 +310,10 @@ async def main(args: argparse.Namespace) -> None:
         made = time.perf_counter()
         tables = build_world(env, bot, args, rng)
         acks = await ack_messages(env)
+        floors = await ack_messages(env, "floor") if args.floor else None
         to_wall_clock(env)
         built = time.perf_counter() - made
-        run = LoadRun(bot, env, tables, acks, args.seed)
+        run = LoadRun(bot, env, tables, acks, args.seed, floors)
         run.install()
         try:
             await measure(run, env, tables, args, built)
@@ -415,6 +421,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
 
     game = [i for i, k in enumerate(log.kind) if k == GAME]
     acks = [i for i, k in enumerate(log.kind) if k == ACK]
+    floors = [i for i, k in enumerate(log.kind) if k == FLOOR]
     opened = next(point for name, point in points if name.startswith("all games open"))
     loaded = next(point for name, point in points if name.startswith("after the load"))
     return {
@@ -425,6 +432,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
         "ack_ms": median([log.bot[i] for i in acks]),
+        **({"floor_ms": median([log.bot[i] for i in floors])} if floors else {}),
         "ratio_interval": [
             round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])
         ],
@@ -490,6 +498,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--leave-out",
         default="",
         help=f"parts of a press not done, to weigh them by difference (a diagnostic): any of {', '.join(PARTS)}",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="half the baseline's presses answered with a board of the game built once (a diagnostic floor)",
     )
     args = parser.parse_args(argv)
     args.players = args.players or DEFAULT_PLAYERS[args.game]

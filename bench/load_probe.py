@@ -86,7 +86,7 @@ class Bucket:
 
     @property
     def tracked(self) -> bool:
-        return self.kind in ("press", "ack", "lobby")
+        return self.kind in ("press", "ack", "floor", "lobby")
 
     def task_done(self, _task: Any = None) -> None:
         self.live -= 1

@@ -8,7 +8,7 @@ import random
 import statistics
 from typing import Any
 
-from load_run import ACK, GAME, LOBBY, PhaseLog
+from load_run import ACK, FLOOR, GAME, LOBBY, PhaseLog
 
 ANSWER = {4: "message", 5: "deferred message", 6: "defer", 7: "edit", -1: "none"}
 CATEGORIES = (
@@ -138,6 +138,15 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         print(
             f"  game press / bare ack: {ratio:.2f}× at the median (95 % interval {low:.2f}–{high:.2f}×), "
             f"{p99:.2f}× at p99 (target ≤ 2×)"
+        )
+    floors = _select(log, FLOOR, log.bot)
+    if acks and floors:
+        low, high = ratio_interval(floors, acks)
+        print(
+            f"  {'floor':<10} {cpu_line(floors)}; {requests_line(_select(log, FLOOR, log.requests))}: "
+            f"a board of this game answered, built once (--floor, a diagnostic); / bare ack "
+            f"{statistics.median(floors) / statistics.median(acks):.2f}× (95 % interval {low:.2f}–{high:.2f}×), "
+            f"game press / floor {statistics.median(game) / statistics.median(floors):.2f}×"
         )
     steps = _select(log, GAME, log.task_steps)
     if acks:

@@ -47,7 +47,7 @@ HUMAN_GAP_S = (0.15, 0.6)  # from seeing an answer to the next press at the same
 # presses, so the baseline's median rests on a few hundred of them (at one in twenty it moved a run's
 # ratio by ±0.3×).
 ACK_SHARE = 0.2
-GAME, ACK, LOBBY = 0, 1, 2
+GAME, ACK, LOBBY, FLOOR = 0, 1, 2, 3
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -125,8 +125,17 @@ def dated(backend: Any, record: Any, payload: dict[str, Any], made: Any) -> None
 
 
 class LoadRun:
-    def __init__(self, bot: Any, env: Any, tables: list[Table], acks: list[tuple[Any, list[Any]]], seed: int):
+    def __init__(
+        self,
+        bot: Any,
+        env: Any,
+        tables: list[Table],
+        acks: list[tuple[Any, list[Any]]],
+        seed: int,
+        floors: list[tuple[Any, list[Any]]] | None = None,
+    ):
         self.bot, self.env, self.tables, self.acks = bot, env, tables, acks
+        self.floors = floors or []  # ``--floor``: half the baseline's slots answer with a board
         self.rng = random.Random(seed)
         self.meter = Meter()
         self.tasks = TaskAccounting(self.meter, _BOT_SCOPE)
@@ -308,17 +317,19 @@ class LoadRun:
         return bucket
 
     def send_ack(self, due: float) -> Bucket:
-        message, members = self.rng.choice(self.acks)
-        bucket = Bucket("ack", "ack", offered=due)
+        floor = bool(self.floors) and self.rng.random() < 0.5
+        message, members = self.rng.choice(self.floors if floor else self.acks)
+        name = "floor" if floor else "ack"
+        bucket = Bucket(name, name, offered=due)
         with self.meter.section("simcord", bucket):
             record, payload = component_payload(
                 self.env,
                 guild_id=members[0].guild.id,
                 user_id=self.rng.choice(members).id,
                 message=message,
-                custom_id="ackbench",
+                custom_id=f"{name}bench",
             )
-            self._emit(bucket, record, payload, ACK)
+            self._emit(bucket, record, payload, FLOOR if floor else ACK)
         return bucket
 
     def _emit(self, bucket: Bucket, record: Any, payload: dict[str, Any], kind: int) -> None:

@@ -12,6 +12,7 @@ SimCord's.
 from __future__ import annotations
 
 import contextlib
+import io
 import statistics
 import sys
 import tempfile
@@ -29,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+from bot.glue.answer import edit_board  # noqa: E402
+from bot.glue.board import drawn  # noqa: E402
+from bot.session.sessions import PLAYING  # noqa: E402
 
 
 class AckCog(commands.Cog):
@@ -50,6 +54,61 @@ class AckCog(commands.Cog):
         await interaction.response.send_message("baseline", view=view)
 
 
+class FloorCog(commands.Cog):
+    """A diagnostic floor (``bench_load.py --floor``): a button answered with a board of the game
+    under load, as a press answers (``edit_board``, its picture handed over from the pictures'
+    thread and uploaded anew), the board built once and the game never asked: what answering with
+    a board costs by itself, before any game's work."""
+
+    def __init__(self) -> None:
+        self.board: Any = None
+        self.png: bytes | None = None
+
+    @app_commands.command(name="floorbench", description="Post a button answered with a fixed board")
+    async def floorbench(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        button = discord.ui.Button(label="Floor", custom_id="floorbench")
+        button.callback = self.answer
+        view.add_item(button)
+        await interaction.response.send_message("floor", view=view)
+
+    async def answer(self, press: discord.Interaction) -> None:
+        if self.board is None:
+            await self._take_board(press.client)
+        board, attachments = self.board, None
+        if self.png is not None:
+            png = self.png
+            data = await drawn(lambda: png)
+            attachments = [discord.File(io.BytesIO(data), filename=board.picture.filename)]
+        with contextlib.suppress(discord.NotFound):  # too late: counted as failed, as for the ack
+            await edit_board(
+                press,
+                embed=board.embed,
+                content=board.content,
+                items=[*board.items, _FloorButton()],
+                attachments=attachments,
+            )
+
+    async def _take_board(self, bot: Any) -> None:
+        """The board of the first game in play, with its picture drawn once."""
+        session = next(s for s in bot.sessions if s.status == PLAYING)
+        board = bot.game_cogs[session.kind].current_board(session)
+        board.attach_picture()
+        if board.picture is not None:
+            self.png = await drawn(board.picture.render)
+        self.board = board
+
+
+class _FloorButton:
+    """The floor's own button, kept on the answered board so the next press finds it."""
+
+    width = 1
+    row = None
+
+    def to_component_dict(self) -> dict[str, Any]:
+        return {"type": 2, "style": 2, "label": "Floor", "custom_id": "floorbench"}
+
+
 def bench_bot(game_cogs: list[Any]) -> GameBot:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     bot = create_bot(
@@ -59,6 +118,7 @@ def bench_bot(game_cogs: list[Any]) -> GameBot:
 
     async def add_ack() -> None:
         await bot.add_cog(AckCog())
+        await bot.add_cog(FloorCog())
 
     original = bot.setup_hook
 
