@@ -590,10 +590,11 @@ class GameCog(Lobby, commands.GroupCog):
 
     # ------------------------------------------------------------------ saving and timers
 
-    async def _save(self, session: Session) -> bool:
+    async def _save(self, session: Session, *, durable: bool = False) -> bool:
         """Save the session, through the guard: False when the database did not take it, and
-        the save waits for a retry (``bot.session.guarded``)."""
-        return await self.bot.guard.write(session, SAVE, lambda: self._store(session))
+        the save waits for a retry (``bot.session.guarded``). ``durable``: its commit waits for
+        the disk where saves do not (``bot.storage.interface``)."""
+        return await self.bot.guard.write(session, SAVE, lambda: self._store(session, durable=durable))
 
     async def _store(self, session: Session, *, durable: bool = False) -> None:
         self._plan_computers(session)  # saved with the state they follow from

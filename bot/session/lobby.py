@@ -263,7 +263,9 @@ class Lobby:
         session.started_at = now
         session.lobby_deadline = None
         self.pings.note(session, now)  # the first turn's wait starts
-        await self._save(session)
+        # Waiting for the disk: a server crash taking this save back would bring the game back
+        # after a restart as its lobby, where a close records nothing (docs/operations.md).
+        await self._save(session, durable=True)
         await self._publish(session, self.render_board(session), interaction)
         await self.on_game_start(session)
         self.timers.arm(session)
