@@ -135,7 +135,26 @@ class GameCog(Lobby, commands.GroupCog):
         refused): the current board, which draws nothing when its state is the one on show, and
         is sent only if it differs from it (an earlier edit Discord refused: the publisher then
         forgets the board on show, and it is drawn afresh)."""
-        return self.current_board(session)
+        return self._waiting_final(session) or self.current_board(session)
+
+    def board_now(self, session: Session) -> Board:
+        """The board of a game in play drawn afresh, to be shown again (``/board``, a board
+        deleted, a board an edit failed to change)."""
+        return self._waiting_final(session) or self.render_board(session)
+
+    def _waiting_final(self, session: Session) -> Board | None:
+        """Once a game is over and its record waits on the database (``_finish``), its final
+        board saying so wherever it is shown again, never its last turn with the buttons of a
+        game that is over. None while it is in play."""
+        engine = session.engine
+        if engine is None or not engine.is_over:
+            return None
+        return self._record_waits(session, self.render_final(session, engine.result()))
+
+    @staticmethod
+    def _record_waits(session: Session, final: Board) -> Board:
+        final.content = t(session.locale, RECORD_WAITS)
+        return final
 
     def render_final(self, session: Session, result: Result) -> Board:
         """The board once the game is over; by default the last board, without its buttons, in
@@ -252,7 +271,7 @@ class GameCog(Lobby, commands.GroupCog):
             return  # the board shows the game, or its edit is on the way
         async with session.lock:
             if self._alive(session, PLAYING):
-                await self._publish(session, self.render_board(session))
+                await self._publish(session, self.board_now(session))
 
     async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
         """Tell only the presser why their press changed nothing; counted by reason in the metrics."""
@@ -481,7 +500,7 @@ class GameCog(Lobby, commands.GroupCog):
     async def repost(self, session: Session, board: Board | None = None) -> discord.Message:
         """Post the board as a fresh message (the old one is emptied so no trail is left)."""
         if board is None:
-            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
+            board = self.board_now(session) if session.status == PLAYING else self._lobby(session)
         return await self.publisher(session).repost(board)
 
     async def board_deleted(self, session: Session, message_id: int) -> None:
@@ -491,8 +510,10 @@ class GameCog(Lobby, commands.GroupCog):
             if not self._alive(session, session.status) or session.board_message_id != message_id:
                 return  # ended meanwhile, or already posted anew by an edit that found it gone
             session.board_message_id = None  # nothing left to empty
-            board = self.render_board(session) if session.status == PLAYING else self._lobby(session)
-            board.content = t(session.locale, "The board message was deleted, so here it is again.")
+            board = self.board_now(session) if session.status == PLAYING else self._lobby(session)
+            deleted = t(session.locale, "The board message was deleted, so here it is again.")
+            # A game over says besides that its record waits (``board_now``).
+            board.content = f"{deleted}\n{board.content}" if board.content else deleted
             try:
                 await self.repost(session, board)
             except discord.HTTPException as error:
@@ -527,8 +548,7 @@ class GameCog(Lobby, commands.GroupCog):
             # the record.
             if interaction is not None or not session.result_waits:
                 session.result_waits = True
-                final.content = t(session.locale, RECORD_WAITS)
-                await self._publish(session, final, interaction)
+                await self._publish(session, self._record_waits(session, final), interaction)
             return
         await self._publish(session, with_play_again(final, session.game_key, session.locale), interaction)
 

@@ -457,7 +457,10 @@ class Chaos:
         if message is None:
             return False
         cog = self.bot.game_cogs[session.kind]
-        board = cog.render_board(session)
+        # A game over whose record waits on the database shows its final board meanwhile.
+        engine = session.engine
+        over = engine is not None and engine.is_over
+        board = cog.render_final(session, engine.result()) if over else cog.render_board(session)
         bind(board.items, session.tag)
         shown = message.embeds[0] if message.embeds else {}
         drawn = board.embed.to_dict()

@@ -312,6 +312,34 @@ async def test_a_finished_game_whose_record_fails_is_recorded_after_the_server_c
     assert not simcord_env.errors
 
 
+async def test_a_finished_game_whose_record_waits_shows_its_final_board_on_every_redraw(world, simcord_env):
+    # /board, or a board deleted, while the record waits: the game is still open, and it was
+    # posted again as its last turn, buttons and all, over a game that is over (the chaos test's
+    # Monster Masks 314: "board still behind the game" at every checkpoint until the record).
+    alice = world.members[0]
+    outage = await failing_tap(world, 1, "record_game")
+    with clock_held_still(simcord_env):  # the record's retry runs by the advance below only
+        await alice.click(world.board(), label="Tap")  # over; its record waits
+        final = world.board()
+        assert "Saving its result waits for the database" in final.content
+        await alice.slash(world.channel, "board")
+    again = world.board()
+    assert again.id != final.id  # posted anew, as /board does
+    assert "Saving its result waits for the database" in again.content
+    assert again.embeds[0].to_dict()["description"] == final.embeds[0].to_dict()["description"]
+    assert again.components == []  # no game buttons on a game that is over
+    await simcord_env.bot.game_cogs["tap"].board_deleted(
+        simcord_env.bot.sessions.get(world.channel.id), again.id
+    )
+    assert "Saving its result waits for the database" in world.board().content
+    assert world.board().components == []
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not simcord_env.errors
+
+
 async def test_a_finished_game_whose_record_waits_is_not_counted_as_stuck(world, simcord_env):
     # Its turn's timer, armed before the last press, must not stay the game's: an over game has no
     # instant to wait for, and its record's wait is the guard's, retried and counted apart.
