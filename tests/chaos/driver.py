@@ -25,6 +25,7 @@ from chaos.database import DatabaseChaos
 from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
+from simcord_clock import clock_held_still
 
 from bot.games import registry
 from bot.glue import faults
@@ -138,8 +139,10 @@ class Chaos:
         self.channel = self.world.channel
         # Four players and an onlooker; in a game with computers, two players and two computer
         # seats, the other members looking on. Computer moves are armed on the sessions' own
-        # alarms, which only the virtual clock fires here (``virtual_alarms``), and a restart
-        # holds the clock still (``restart_bot``), so they never run on the wall clock.
+        # alarms, which only the virtual clock fires here (``virtual_alarms``), and a restart,
+        # a press and a command hold the clock still (``simcord_clock``), so no timer of the bot
+        # (a board edit's pause, a database retry's) runs on the wall clock: a seed replays
+        # exactly, however slow the machine.
         if self.computers is None:
             self.computers = self.seed % 2 == 1
         self.members = self.world.members[:5]
@@ -294,9 +297,11 @@ class Chaos:
                 if not options:
                     return
                 value = self.rng.choice(options)["value"]
-                result = await member.select(target, [value], custom_id=control["custom_id"])
+                with clock_held_still(self.env):
+                    result = await member.select(target, [value], custom_id=control["custom_id"])
             else:
-                result = await member.click(target, custom_id=control["custom_id"])
+                with clock_held_still(self.env):
+                    result = await member.click(target, custom_id=control["custom_id"])
         finally:
             self.database.phase = "timer"
         self._answered(result, "press")
@@ -320,7 +325,8 @@ class Chaos:
             self.counts["faults injected"] += 1
         cursor = self.env.error_cursor
         options = {"game": self.kind} if name == "leaderboard" else {}
-        result = await member.slash(self.channel, name, **options)
+        with clock_held_still(self.env):
+            result = await member.slash(self.channel, name, **options)
         self._answered(result, f"/{name}")
         # SimCord records every error that reaches the command tree's handler, also one the bot
         # answered as Discord's fault (``GameBot.answer_fault``): those are no bug of the bot.
@@ -526,7 +532,10 @@ class Chaos:
             await self._press(self.board(), self._someone_to_play())
             await self.env.advance_time(rng.uniform(0.5, 8))
         channel = self.channel.id
-        in_play = self.session is not None  # a short game may be over already: then it stays finished
+        # A short game may be over already: then it stays finished, recorded as such when its
+        # record waited on the database (kept open meanwhile) and the drop wrote it.
+        session = self.session
+        in_play = session is not None and not (session.engine is not None and session.engine.is_over)
         said_by = logging.getLogger("bot.session.gamecog")
         level = said_by.level
         said_by.setLevel(logging.INFO)  # the one line saying the game ended
