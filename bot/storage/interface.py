@@ -271,8 +271,9 @@ class Storage(ABC):
         the channel's; ``log``'s rows are appended to its log in the same transaction (None: the
         state has no log apart). Rows of another game in the channel go when its log starts.
         ``durable``: the commit waits for the disk even where saves do not (PostgreSQL's
-        ``synchronous_commit=off``), so a crash of the database cannot take it back: a finished
-        game's state, which a restart records when its record did not go through."""
+        ``synchronous_commit=off``), so a crash of the database cannot take it back: a game's
+        state at its Start (else a restart could bring it back as its lobby) and a finished game's
+        state (which a restart records when its record did not go through)."""
 
     @abstractmethod
     async def delete_session(self, guild_id: int, channel_id: int) -> None:

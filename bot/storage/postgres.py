@@ -238,7 +238,7 @@ POOL_SIZE = 10
 # the disk.
 SERVER_SETTINGS = {"synchronous_commit": "off", "application_name": "party-cards-bot"}
 # What waits for the disk all the same, in its own transaction: a record, a finished game's save
-# before it, the migrations.
+# before it, a game's save at its Start, the migrations.
 DURABLE = "SET LOCAL synchronous_commit TO on"
 # A statement the server has not answered in this long is cancelled and raises TimeoutError (a
 # database fault): a lock held by another client or a network that drops packets without a reset
@@ -328,10 +328,10 @@ class PostgresStorage(Storage):
     ) -> None:
         """One round trip: asyncpg prepares the statement once per pooled connection and then only
         binds and executes it, and the commit does not wait for the disk (``SERVER_SETTINGS``).
-        With log rows, still one statement: one transaction. A ``durable`` save (a finished game's
-        state, written before its record) waits for the disk as a record does: a server crash
-        right after it must not bring the game back as it was before (a lobby, an earlier turn),
-        which a restart would then never record."""
+        With log rows, still one statement: one transaction. A ``durable`` save (a game's state at
+        its Start, and a finished game's, written before its record) waits for the disk as a
+        record does: a server crash right after it must not bring the game back as it was before
+        (its lobby, an earlier turn), which a restart would then never record."""
         text = orjson.dumps(state, option=JSON_OPTIONS).decode()
         args: list[Any] = [channel_id, guild_id, kind, text, now]
         if log is None:
