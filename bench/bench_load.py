@@ -80,6 +80,7 @@ from load_report import (  # noqa: E402
 from load_run import ACK, FLOOR, GAME, LoadRun  # noqa: E402
 from load_sim import to_wall_clock  # noqa: E402
 from load_tables import TABLES  # noqa: E402
+from load_transport import Transport  # noqa: E402
 from press_harness import running  # noqa: E402
 
 DEFAULT_PLAYERS = {"kabuki": 4, "masks": 6, "kingdom": 5}
@@ -313,12 +314,20 @@ async def main(args: argparse.Namespace) -> None:
         floors = await ack_messages(env, "floor") if args.floor else None
         to_wall_clock(env)
         built = time.perf_counter() - made
+        transport = Transport() if args.transport else None
+        if transport is not None:
+            await transport.start()
+            transport.install()
+            print("TRANSPORT: each request also goes through discord.py's HTTP client, aiohttp and TLS")
         run = LoadRun(bot, env, tables, acks, args.seed, floors)
         run.install()
         try:
             await measure(run, env, tables, args, built)
         finally:
             run.remove()
+            if transport is not None:
+                await transport.close()
+                print(f"  requests that went the real way too: {transport.requests}")
             for (level, message), n in logs.counts.most_common(8):
                 print(f"  bot log {level} ×{n}: {message}")
 
@@ -428,6 +437,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "game": args.game,
         "games": args.games,
         "left_out": args.leave_out,
+        "transport": args.transport,
         "press_ms": median([log.bot[i] for i in game]),
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
@@ -503,6 +513,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--floor",
         action="store_true",
         help="half the baseline's presses answered with a board of the game built once (a diagnostic floor)",
+    )
+    parser.add_argument(
+        "--transport",
+        action="store_true",
+        help="each request also goes the real way (discord.py's HTTP code, aiohttp, TLS) to a local stand-in",
     )
     args = parser.parse_args(argv)
     args.players = args.players or DEFAULT_PLAYERS[args.game]

@@ -19,6 +19,10 @@ The ratio is one run's median press over its median acknowledge, with the run's 
 (``load_report.ratio_interval``). ``--repeat N`` runs each row N times, one after another: the row
 then quotes the median run's (by ratio) figures and every run's ratio beside it.
 
+``--transport both`` measures each row without, then with, the real transport of each request
+(``bench_load.py --transport``: discord.py's HTTP code, aiohttp and TLS, as production's loop
+thread pays for them), runs alternating; ``on`` only with it.
+
 ``--against DIR`` compares with another checkout of the bot (say, ``git worktree add DIR <commit>``,
 then copy this ``bench/`` over its own, so both runs are measured the same way): each row's runs
 alternate between the two, so both see the machine as it is then, and each row is printed twice,
@@ -52,9 +56,9 @@ def row(runs: list[dict]) -> str:
     ratios = [s["press_ms"] / s["ack_ms"] for s in runs]
     s = runs[ratios.index(statistics.median_low(ratios))]
     low, high = s["ratio_interval"]
-    ratio = f"{s['press_ms'] / s['ack_ms']:.1f}× ({low:.1f}–{high:.1f}×)"
+    ratio = f"{s['press_ms'] / s['ack_ms']:.2f}× ({low:.2f}–{high:.2f}×)"
     if len(runs) > 1:
-        ratio += " of runs " + ", ".join(f"{r:.1f}×" for r in ratios)
+        ratio += " of runs " + ", ".join(f"{r:.2f}×" for r in ratios)
     cpu = s.get("gc_cpu", {})
     gc = ", ".join(
         f"{gen} {n}× ≤ {worst:.0f} ms ({cpu.get(gen, worst):.0f} ms CPU)"
@@ -78,10 +82,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs of each row (the median run is quoted)")
     parser.add_argument("--against", type=Path, help="another checkout, its runs alternating with this one's")
+    parser.add_argument(
+        "--transport",
+        choices=("off", "on", "both"),
+        default="off",
+        help="requests also go the real way (bench_load.py --transport); both: each row without, then with",
+    )
     args = parser.parse_args()
-    benches = {"this": HERE}
+    checkouts = {"this": HERE}
     if args.against is not None:
-        benches[str(args.against)] = args.against.resolve() / "bench"
+        checkouts[str(args.against)] = args.against.resolve() / "bench"
+    ways = {"off": [("", [])], "on": [("transport", ["--transport"])]}
+    ways["both"] = ways["off"] + ways["on"]
+    # Each variant is a checkout and a way of carrying requests; a row's runs alternate between them.
+    benches = {
+        " ".join(part for part in (checkout if len(checkouts) > 1 else "", way) if part): (bench, extra)
+        for checkout, bench in checkouts.items()
+        for way, extra in ways[args.transport]
+    }
     print(
         "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio, "
         "95 % interval (target ≤ 2×) / with worker threads | collections in the phase | the next full collection's CPU: open / after load "
@@ -93,11 +111,11 @@ def main() -> None:
         for game in args.game.split(","):
             runs: dict[str, list[dict]] = {name: [] for name in benches}
             for _ in range(args.repeat):
-                for name, bench in benches.items():
-                    runs[name].append(run(game, games, args.rate, args.seconds, bench=bench))
+                for name, (bench, extra) in benches.items():
+                    runs[name].append(run(game, games, args.rate, args.seconds, extra, bench=bench))
             for name in benches:
                 line = row(runs[name])
-                if args.against is not None:
+                if name:
                     line = line.replace("| ", f"| {name}: ", 1)  # in the game's cell
                 print(line, flush=True)
 

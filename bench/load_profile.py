@@ -32,6 +32,7 @@ ENGINE = "engine (advance, apply, action_for)"
 BOARD = "board text (render_board and the game's board module)"
 EMBED = "embed and components (built, bound, laid out)"
 ANSWER = "answer request (discord.py: params, JSON, HTTP)"
+TRANSPORT = "transport (aiohttp, TLS: --transport only)"
 PUBLISHER = "publisher (compare, queue, REST edits)"
 SAVE = "save (state to JSON, SQLite)"
 COMPUTERS = "computers' plans"
@@ -42,7 +43,21 @@ SIMCORD = "SimCord (Discord's side)"
 BENCH = "the bench's own probes"
 LOOP = "event loop and other"
 
-ORDER = (PARSE, ROUTE, ENGINE, BOARD, EMBED, ANSWER, PUBLISHER, SAVE, COMPUTERS, TIMERS, PRIVATE, METRICS)
+ORDER = (
+    PARSE,
+    ROUTE,
+    ENGINE,
+    BOARD,
+    EMBED,
+    ANSWER,
+    TRANSPORT,
+    PUBLISHER,
+    SAVE,
+    COMPUTERS,
+    TIMERS,
+    PRIVATE,
+    METRICS,
+)
 
 _FUNCTIONS = {
     "save": SAVE,
@@ -69,6 +84,10 @@ _FUNCTIONS = {
 def _by_file(path: str) -> str | None:
     if "/simcord/" in path:
         return SIMCORD
+    # The request on the wire (``load_transport``), production's and so the bot's; aiohttp writes
+    # a request's body in a task of its own, with no discord.py frame above it.
+    if "/aiohttp/" in path or path.endswith(("/asyncio/sslproto.py", "/ssl.py", "/bench/load_transport.py")):
+        return TRANSPORT
     if "/bench/" in path:
         return BENCH
     if "/bot/ops/" in path:
