@@ -425,9 +425,11 @@ class Chaos:
             await self._press(self.board())
             await self.env.advance_time(self.rng.uniform(0.05, 0.3))
         finally:
-            await shard.reconnect()
+            with clock_held_still(self.env):
+                await shard.reconnect()
             self.gateway_down = False
-        await self.env.settle()
+        with clock_held_still(self.env):  # as around a press: only advance_time moves the game
+            await self.env.settle()
         self.counts["reconnects"] += 1
 
     # ------------------------------------------------------------------ checks
