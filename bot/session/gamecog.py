@@ -544,9 +544,10 @@ class GameCog(Lobby, commands.GroupCog):
         final = self.render_final(session, result)
         if not await self.bot.guard.write(session, "finish", write, again=lambda: self._finish(session)):
             # Over, and recorded as soon as the database takes it (bot.session.guarded): the
-            # final board says so meanwhile (once, not at every retry); Play again comes with
-            # the record.
-            if interaction is not None or not session.result_waits:
+            # final board says so meanwhile (once, not at every retry, unless Discord refused it:
+            # the publisher then knows no board on show); Play again comes with the record.
+            shown = self.publisher(session).shown is not None
+            if interaction is not None or not session.result_waits or not shown:
                 session.result_waits = True
                 await self._publish(session, self._record_waits(session, final), interaction)
             return

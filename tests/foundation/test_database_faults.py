@@ -340,6 +340,35 @@ async def test_a_finished_game_whose_record_waits_shows_its_final_board_on_every
     assert not simcord_env.errors
 
 
+async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the_record_s_next_try(
+    world, simcord_env
+):
+    # The last press's answer failed, and the board's REST edit met a permission taken away: the
+    # channel kept showing the last turn, buttons and all. Once the permission was back, the
+    # record's retries (and presses that moved the game's clock, such as Kabuki's reveal ending)
+    # never drew the final board again: it was drawn "once", and that once had been refused (the
+    # chaos test's Kabuki 605: "board still behind the game" until the record went through).
+    alice = world.members[0]
+    outage = await failing_tap(world, 1, "record_game")
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/*", status=403, code=50013, times=None
+    )
+    with clock_held_still(simcord_env):
+        await alice.click(world.board(), label="Tap")  # over; its record waits; no board shows it
+    assert "Tap" in [c.label for row in world.board().components for c in row.children]
+    simcord_env.backend.faults.clear()  # the permission is back; the database is still down
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert outage.hits["record_game"] >= 2
+    assert "Saving its result waits for the database" in world.board().content
+    assert world.board().components == []
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not simcord_env.errors
+
+
 async def test_a_finished_game_whose_record_waits_is_not_counted_as_stuck(world, simcord_env):
     # Its turn's timer, armed before the last press, must not stay the game's: an over game has no
     # instant to wait for, and its record's wait is the guard's, retried and counted apart.
