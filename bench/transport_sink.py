@@ -4,7 +4,8 @@ It takes every request the bot makes (over TLS, on the loopback) and answers as 
 so the bot's side of each request runs as in production: an interaction's callback 204 No
 Content, or 200 with the callback's answer when it asks for one (``?with_response=1``); a message written (a REST edit or post, a followup) 200 with the message as JSON; a
 delete 204; the rate-limit headers and cookies Discord sends, with requests to spare, so
-discord.py never waits for a bucket. What it answers is thrown away: SimCord serves the request
+discord.py never waits for a bucket (aiohttp's cookie jar reads the cookies and, as they come
+from an IP address, does not keep them: production sends Discord's back, a few µs a request). What it answers is thrown away: SimCord serves the request
 as well and its answer is the one the bot reads (``load_transport``). Prints its port, then
 serves until its standard input closes.
 
