@@ -278,6 +278,19 @@ CREATE TRIGGER note_commit AFTER INSERT OR UPDATE ON sessions FOR EACH ROW EXECU
 """
 
 
+def assert_final_board_says_its_record_waits(world) -> None:
+    assert "Saving its result waits for the database" in world.board().content
+    assert world.board().components == []  # no game buttons on a game that is over
+
+
+async def recorded_once_the_database_is_back(world, outage: Outage) -> None:
+    outage.end()
+    await world.env.advance_time(RETRY_MAX_S)
+    assert await world.env.bot.storage.game_count(world.guild.id, "tap") == 1
+    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert not world.env.errors
+
+
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_a_finished_game_whose_record_fails_is_recorded_after_the_server_crashes_and_the_bot_restarts(
     world, simcord_env, database, postgres_server, restart_bot
@@ -331,13 +344,8 @@ async def test_a_finished_game_whose_record_waits_shows_its_final_board_on_every
     await simcord_env.bot.game_cogs["tap"].board_deleted(
         simcord_env.bot.sessions.get(world.channel.id), again.id
     )
-    assert "Saving its result waits for the database" in world.board().content
-    assert world.board().components == []
-    outage.end()
-    await simcord_env.advance_time(RETRY_MAX_S)
-    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
-    assert not simcord_env.errors
+    assert_final_board_says_its_record_waits(world)
+    await recorded_once_the_database_is_back(world, outage)
 
 
 async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the_record_s_next_try(
@@ -360,13 +368,8 @@ async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the
     simcord_env.backend.faults.clear()  # the permission is back; the database is still down
     await simcord_env.advance_time(RETRY_MAX_S)
     assert outage.hits["record_game"] >= 2
-    assert "Saving its result waits for the database" in world.board().content
-    assert world.board().components == []
-    outage.end()
-    await simcord_env.advance_time(RETRY_MAX_S)
-    assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
-    assert not simcord_env.errors
+    assert_final_board_says_its_record_waits(world)
+    await recorded_once_the_database_is_back(world, outage)
 
 
 async def test_a_finished_game_whose_record_waits_is_not_counted_as_stuck(world, simcord_env):
