@@ -466,9 +466,7 @@ class Chaos:
             return False
         cog = self.bot.game_cogs[session.kind]
         # A game over whose record waits on the database shows its final board meanwhile.
-        engine = session.engine
-        over = engine is not None and engine.is_over
-        board = cog.render_final(session, engine.result()) if over else cog.render_board(session)
+        board = cog.board_now(session)
         bind(board.items, session.tag)
         shown = message.embeds[0] if message.embeds else {}
         drawn = board.embed.to_dict()
