@@ -185,8 +185,8 @@ class Publisher:
         edit goes out). Buttons carry the game's turn or version, so a changed game usually
         differs already in its custom ids: the cheap test comes first (this runs on every
         press)."""
-        if self.shown is None or self.session.status != PLAYING or not board.items:
-            return False  # lobbies and final boards are always drawn
+        if self.shown is None or self.session.status != PLAYING:
+            return False  # lobbies, and the boards of a game closed, are always drawn
         message_id, old = self.shown
         before, now = old.items, board.items
         if message_id != self.session.board_message_id or len(before) != len(now):

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import copy
 import logging
 import sqlite3
 
 import pytest
 from simcord_clock import clock_held_still
+from test_discord_faults import board_edits
 from test_sessions import scores, start_tap
 
 from bot.session.guarded import RETRY_MAX_S, WRITE_WAIT_S
@@ -369,6 +371,30 @@ async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the
     await simcord_env.advance_time(RETRY_MAX_S)
     assert outage.hits["record_game"] >= 2
     assert_final_board_says_its_record_waits(world)
+    await recorded_once_the_database_is_back(world, outage)
+
+
+async def test_a_press_refused_while_the_record_waits_sends_the_final_board_on_show_no_more(
+    world, simcord_env
+):
+    # A client still showing the last turn's buttons (a panel, a board not yet refreshed) presses
+    # while the record waits: each refusal sent the final board by REST again, though the board
+    # message showed it already (a board without buttons was never compared with the one on show).
+    alice, bob = world.members[:2]
+    outage = await failing_tap(world, 1, "record_game")
+    last_turn = world.board()
+    kept = copy.deepcopy(simcord_env.backend.get_message(world.channel.id, last_turn.id).components)
+    with clock_held_still(simcord_env):
+        await alice.click(world.board(), label="Tap")  # over; its record waits
+        assert_final_board_says_its_record_waits(world)
+        shown = simcord_env.backend.get_message(world.channel.id, last_turn.id)
+        since = len(simcord_env.backend.http_requests)
+        for presser in (bob, alice, bob):
+            shown.components = copy.deepcopy(kept)  # the stale client's view of the board
+            refused = await presser.click(last_turn, label="Tap")
+            assert refused.ephemeral and "over" in refused.response.content
+        assert board_edits(simcord_env, world.channel.id, since) == 0
+    shown.components = []
     await recorded_once_the_database_is_back(world, outage)
 
 
