@@ -41,7 +41,8 @@ class TapEngine(GameEngine):
         if not 1 <= target <= 50:
             raise ValueError("target must be 1–50")
         dice = Dice(seed)
-        secrets = [dice.randrange(1000) for _ in range(players)]
+        # Four digits: a secret of 0 or 1 was found in the board's public "bob: 0" by the leak checks.
+        secrets = [1000 + dice.randrange(1000) for _ in range(players)]
         turn_ms = int(options.get("turn_ms", 30_000))
         return cls(
             {
