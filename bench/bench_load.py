@@ -38,7 +38,8 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
 How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
 why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
 (arrivals, tables, phases). Left out, and why: the gateway's own work in production (zlib and
-JSON decoding of events; SimCord deep-copies its payloads instead, counted as SimCord's) and
+JSON decoding of events, measured apart by ``bench_gateway_decode.py``; SimCord deep-copies its
+payloads instead, counted as SimCord's) and
 real network latency; Discord's rate limits are counted, not enforced (SimCord has none);
 SimCord's store is pruned as the run goes (see ``load_sim.Pruner``). The machine is shared:
 figures from a loaded machine are upper bounds.
