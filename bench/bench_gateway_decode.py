@@ -34,6 +34,7 @@ from simcord import gateway
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_kabuki_press import kabuki_table  # noqa: E402
 from press_harness import running  # noqa: E402
 
 from bot.glue.components import bound_id  # noqa: E402
@@ -56,16 +57,7 @@ async def captured_events() -> tuple[Events, list[Events]]:
     gateway.FakeGateway.feed = capture  # type: ignore[method-assign]
     try:
         async with running(["kabuki"], settle_timeout=1.0) as (bot, env):
-            guild = env.create_guild()
-            channel = guild.create_text_channel("games")
-            members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]
-            await members[0].slash(channel, "ackbench")
-            ack_message = channel.last_message
-            await members[0].slash(channel, "kabuki new", grace=0, turn_timer=600)
-            for member in members[1:]:
-                await member.click(channel.last_message, label="Join")
-            await members[0].click(channel.last_message, label="Start")
-            session = bot.sessions.get(channel.id)
+            _, channel, members, ack_message, session = await kabuki_table(bot, env, grace=0, turn_timer=600)
             seen.clear()
             await members[0].click(ack_message, custom_id="ackbench")
             ack = list(seen)

@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,18 +52,26 @@ def picture_figures() -> None:
     )
 
 
+async def kabuki_table(bot: Any, env: Any, **options: Any) -> tuple[Any, Any, list[Any], Any, Any]:
+    """A Kabuki game of three members started in a channel of a new server, beside a bare
+    acknowledge's button: (guild, channel, members, the acknowledge's message, the session)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]
+    await members[0].slash(channel, "ackbench")
+    ack_message = channel.last_message
+    await members[0].slash(channel, "kabuki new", **options)
+    for member in members[1:]:
+        await member.click(channel.last_message, label="Join")
+    await members[0].click(channel.last_message, label="Start")
+    return guild, channel, members, ack_message, bot.sessions.get(channel.id)
+
+
 async def main() -> None:
     async with running(["kabuki"], settle_timeout=1.0) as (bot, env):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        members = [guild.add_member(env.create_user(n)) for n in ("a", "b", "c")]
-        await members[0].slash(channel, "ackbench")
-        ack_message = channel.last_message
-        await members[0].slash(channel, "kabuki new", grace=0, race_window=2000, reveal=2, turn_timer=600)
-        for member in members[1:]:
-            await member.click(channel.last_message, label="Join")
-        await members[0].click(channel.last_message, label="Start")
-        session = bot.sessions.get(channel.id)
+        guild, channel, members, ack_message, session = await kabuki_table(
+            bot, env, grace=0, race_window=2000, reveal=2, turn_timer=600
+        )
         samples, base = [], []
         board_id = session.board_message_id
         for _ in range(PRESSES):
