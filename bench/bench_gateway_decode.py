@@ -1,5 +1,5 @@
-"""What production's gateway costs the loop per press, which the load bench leaves out, by hand:
-python bench/bench_gateway_decode.py
+"""What production's gateway costs the loop per press, alone (the load bench counts it in play with
+``--gateway``), by hand: python bench/bench_gateway_decode.py
 
 SimCord hands discord.py each gateway event as a parsed dict. In production each one arrives over
 the websocket as zlib-stream compressed JSON, and discord.py's reader inflates and decodes it on

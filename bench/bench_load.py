@@ -66,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load_owners  # noqa: E402
 import orjson  # noqa: E402
+from load_gateway import Gateway  # noqa: E402
 from load_leave_out import PARTS, leave_out  # noqa: E402
 from load_probe import deep_size, malloc_trim, rss_mb  # noqa: E402
 from load_profile import StageProfiler  # noqa: E402
@@ -315,12 +316,16 @@ async def main(args: argparse.Namespace) -> None:
         floors = await ack_messages(env, "floor") if args.floor else None
         to_wall_clock(env)
         built = time.perf_counter() - made
+        run = LoadRun(bot, env, tables, acks, args.seed, floors)
         transport = Transport() if args.transport else None
         if transport is not None:
             await transport.start()
-            transport.install()
+            transport.install(run.meter)
             print("TRANSPORT: each request also goes through discord.py's HTTP client, aiohttp and TLS")
-        run = LoadRun(bot, env, tables, acks, args.seed, floors)
+        events = Gateway() if args.gateway else None
+        if events is not None:
+            events.install(run.meter)
+            print("GATEWAY: each event also arrives compressed, inflated and decoded as discord.py does")
         run.install()
         try:
             await measure(run, env, tables, args, built)
@@ -329,6 +334,11 @@ async def main(args: argparse.Namespace) -> None:
             if transport is not None:
                 await transport.close()
                 print(f"  requests that went the real way too: {transport.requests}")
+            if events is not None:
+                events.remove()
+                print(
+                    f"  gateway events inflated and decoded: {events.events} ({events.sent_bytes:,} bytes sent)"
+                )
             for (level, message), n in logs.counts.most_common(8):
                 print(f"  bot log {level} ×{n}: {message}")
 
@@ -439,6 +449,7 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "games": args.games,
         "left_out": args.leave_out,
         "transport": args.transport,
+        "gateway": args.gateway,
         "press_ms": median([log.bot[i] for i in game]),
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
@@ -519,6 +530,11 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--transport",
         action="store_true",
         help="each request also goes the real way (discord.py's HTTP code, aiohttp, TLS) to a local stand-in",
+    )
+    parser.add_argument(
+        "--gateway",
+        action="store_true",
+        help="each gateway event also arrives compressed and is inflated and decoded as discord.py does",
     )
     args = parser.parse_args(argv)
     args.players = args.players or DEFAULT_PLAYERS[args.game]

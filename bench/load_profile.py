@@ -33,6 +33,7 @@ BOARD = "board text (render_board and the game's board module)"
 EMBED = "embed and components (built, bound, laid out)"
 ANSWER = "answer request (discord.py: params, JSON, HTTP)"
 TRANSPORT = "transport (aiohttp, TLS: --transport only)"
+GATEWAY = "gateway (events inflated and decoded: --gateway only)"
 PUBLISHER = "publisher (compare, queue, REST edits)"
 SAVE = "save (state to JSON, SQLite)"
 COMPUTERS = "computers' plans"
@@ -51,6 +52,7 @@ ORDER = (
     EMBED,
     ANSWER,
     TRANSPORT,
+    GATEWAY,
     PUBLISHER,
     SAVE,
     COMPUTERS,
@@ -88,6 +90,8 @@ def _by_file(path: str) -> str | None:
     # a request's body in a task of its own, with no discord.py frame above it.
     if "/aiohttp/" in path or path.endswith(("/asyncio/sslproto.py", "/ssl.py", "/bench/load_transport.py")):
         return TRANSPORT
+    if path.endswith("/bench/load_gateway.py"):
+        return GATEWAY
     if "/bench/" in path:
         return BENCH
     if "/bot/ops/" in path:

@@ -11,11 +11,11 @@ With ``Transport`` installed, each request first runs through discord.py's own c
 real aiohttp session, over TLS on the loopback, to ``transport_sink.py`` (a process of its own,
 answering as Discord does); then SimCord serves it as before, and its answer is the one the bot
 reads. The bot's side of the real request is charged to the press's ``bot`` column as any of its
-work is. What it leaves out: the part of reading an answer that runs in the event loop's own
-callbacks (the socket read, TLS decryption, aiohttp's parser feeding the response) is charged to
-the loop, not to the press; the gateway (each interaction arriving over a websocket, inflated and
-parsed: SimCord hands the bot the parsed event) is left out as before. Both are costs a press and
-a bare acknowledge share.
+work is, and so is the reading of its answer, though that runs in the event loop's own callbacks
+(TLS decryption and aiohttp's parser, from ``SSLProtocol.buffer_updated``): each connection is
+charged to the press whose request last set it to read an answer (``set_response_params``). What
+it leaves out: the socket's read itself (a system call before TLS, ~µs), and the gateway (each
+event arriving over a websocket: ``load_gateway.py``, ``--gateway``).
 """
 
 from __future__ import annotations
@@ -26,11 +26,14 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import weakref
+from asyncio import sslproto
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
+from aiohttp.client_proto import ResponseHandler
 from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
@@ -42,6 +45,7 @@ class Transport:
     def __init__(self) -> None:
         self.requests = 0
         self._originals: dict[type, Any] = {}
+        self._read_originals: tuple[Any, ...] = ()
 
     async def start(self) -> None:
         self.dir = tempfile.mkdtemp(prefix="transport-")
@@ -79,10 +83,13 @@ class Transport:
         self.http._global_over.set()
         self.adapter = AsyncWebhookAdapter()
 
-    def install(self) -> None:
+    def install(self, meter: Any) -> None:
+        """``meter``: the load bench's CPU meter (``load_probe.Meter``), which the reading of an
+        answer is charged through."""
         transport = self
         fake_rest, fake_answer = FakeHTTPClient.request, FakeWebhookAdapter.request
         self._originals = {FakeHTTPClient: fake_rest, FakeWebhookAdapter: fake_answer}
+        self._read_by(meter)
 
         async def rest(
             client: Any, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any
@@ -98,6 +105,29 @@ class Transport:
 
         FakeHTTPClient.request = rest  # type: ignore[method-assign]
         FakeWebhookAdapter.request = answer  # type: ignore[method-assign]
+
+    def _read_by(self, meter: Any) -> None:
+        """Charge the reading of each answer to the press whose request it answers."""
+        readers: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        expect, received = ResponseHandler.set_response_params, sslproto.SSLProtocol.buffer_updated
+
+        def set_response_params(protocol: Any, *args: Any, **kwargs: Any) -> None:
+            readers[protocol] = meter.current()  # in the request's task: its press's bucket
+            expect(protocol, *args, **kwargs)
+
+        def buffer_updated(ssl: Any, nbytes: int) -> None:
+            bucket = readers.get(ssl._app_protocol)
+            if bucket is None:
+                return received(ssl, nbytes)
+            meter.enter(bucket, "bot")
+            try:
+                return received(ssl, nbytes)
+            finally:
+                meter.leave()
+
+        ResponseHandler.set_response_params = set_response_params  # type: ignore[method-assign]
+        sslproto.SSLProtocol.buffer_updated = buffer_updated  # type: ignore[method-assign]
+        self._read_originals = (expect, received)
 
     def route(self, route: Route) -> Route:
         self.requests += 1
@@ -117,6 +147,11 @@ class Transport:
         for cls, original in self._originals.items():
             cls.request = original  # type: ignore[method-assign]
         self._originals = {}
+        if self._read_originals:
+            expect, received = self._read_originals
+            ResponseHandler.set_response_params = expect  # type: ignore[method-assign]
+            sslproto.SSLProtocol.buffer_updated = received  # type: ignore[method-assign]
+            self._read_originals = ()
 
     async def close(self) -> None:
         self.remove()
