@@ -38,7 +38,7 @@ FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this l
 WRITE_WAIT_S = 1.5
 
 Write = Callable[[], Awaitable[Any]]
-SAVE = "save"  # the one write an ending covers (see ``Guard.write``)
+SAVE = "save"  # the one write an ending covers (see ``covers``)
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:
@@ -101,6 +101,13 @@ def describe(session: Session) -> str:
     return f"game {session.game_key} ({session.kind}) in channel {session.channel_id}"
 
 
+def covers(what: str, entry: Waiting) -> bool:
+    """Whether a write ``what`` stands for the one ``entry`` waits with: a later write covers an
+    earlier (a save writes the state as it is then), but a save never an ending (a finish, /end,
+    a close, a drop)."""
+    return what != SAVE or entry.what == SAVE
+
+
 class Guard:
     """The bot's one keeper of failed writes, keyed by channel (one game per channel)."""
 
@@ -115,10 +122,11 @@ class Guard:
         not go through (yet). ``again`` is the whole step a retry runs, under the game's lock
         (``op`` itself by default). Errors other than the database's are raised: they are bugs."""
         entry = self.waiting.get(session.channel_id)
-        if entry is not None and entry.session is session and not entry.running:
-            # The latest covers the earlier (a save writes the state as it is then), but a save
-            # never takes the place of an ending waiting (a finish, /end, a close, a drop).
-            if what != SAVE or entry.what == SAVE:
+        if entry is not None and entry.session is not session:
+            entry = None
+        if entry is not None and not entry.running:
+            # The latest covers the earlier (a save writes the state as it is then).
+            if covers(what, entry):
                 entry.what, entry.again = what, again or op
             return False
         try:
@@ -129,7 +137,9 @@ class Guard:
             self._failed(session, what, again or op, error)
             return False
         self.database_ok = True
-        if entry is not None and entry.running:
+        # Inside a retry's step: its write went through. A save made on the way (a board posted
+        # anew saves the session) is not the finish it retries.
+        if entry is not None and entry.running and covers(what, entry):
             self._through(entry)
         return True
 
@@ -164,7 +174,7 @@ class Guard:
                 type(error).__name__,
                 error,
             )
-        if what != SAVE or entry.what == SAVE:
+        if covers(what, entry):
             entry.what, entry.again = what, again
         entry.tries += 1
         if entry.task is None or entry.task.done():

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import copy
 import logging
 import sqlite3
 
+import discord
 import pytest
 from simcord_clock import clock_held_still
 from test_discord_faults import board_edits
@@ -395,6 +397,41 @@ async def test_a_press_refused_while_the_record_waits_sends_the_final_board_on_s
             assert refused.ephemeral and "over" in refused.response.content
         assert board_edits(simcord_env, world.channel.id, since) == 0
     shown.components = []
+    await recorded_once_the_database_is_back(world, outage)
+
+
+async def test_a_save_going_through_inside_a_finish_s_retry_leaves_the_finish_waiting(
+    world, simcord_env, monkeypatch
+):
+    # A game whose final board moves to a new message (Monster Masks in emoji mode) saves the
+    # session when it does. In a retry of a finish whose record failed again, that save went
+    # through, and the guard took it for the finish itself: the finish was never tried again, and
+    # the game stayed open, over and unrecorded (the chaos test's Monster Masks 1, on a variant).
+    alice = world.members[0]
+    cog = simcord_env.bot.game_cogs["tap"]
+    publish = cog._publish
+
+    async def final_board_moved(session, board, interaction=None):
+        if session.engine is not None and session.engine.is_over:
+            with contextlib.suppress(discord.HTTPException):  # no right to post: edited in place
+                await cog.repost(session, board)
+                return
+        await publish(session, board, interaction)
+
+    monkeypatch.setattr(cog, "_publish", final_board_moved)
+    outage = await failing_tap(world, 1, "record_game")
+    # The final board shows nowhere: its move refused, its answer failed, its edit refused.
+    simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50013)
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/*", status=403, code=50013, times=None
+    )
+    with clock_held_still(simcord_env):
+        await alice.click(world.board(), label="Tap")  # over; its record waits
+    simcord_env.backend.faults.clear()  # the permission is back; the database is still down
+    await simcord_env.advance_time(RETRY_MAX_S)  # the retries move the final board, and save
+    assert outage.hits["record_game"] >= 3
+    assert_final_board_says_its_record_waits(world)
     await recorded_once_the_database_is_back(world, outage)
 
 
