@@ -287,6 +287,14 @@ def assert_final_board_says_its_record_waits(world) -> None:
     assert world.board().components == []  # no game buttons on a game that is over
 
 
+def final_board_refused(world) -> None:
+    """The next press's answer fails once, and every board edit meets a permission taken away."""
+    world.env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    world.env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/*", status=403, code=50013, times=None
+    )
+
+
 async def recorded_once_the_database_is_back(world, outage: Outage) -> None:
     outage.end()
     await world.env.advance_time(RETRY_MAX_S)
@@ -362,10 +370,7 @@ async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the
     # chaos test's Kabuki 605: "board still behind the game" until the record went through).
     alice = world.members[0]
     outage = await failing_tap(world, 1, "record_game")
-    simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{world.channel.id}/messages/*", status=403, code=50013, times=None
-    )
+    final_board_refused(world)
     with clock_held_still(simcord_env):
         await alice.click(world.board(), label="Tap")  # over; its record waits; no board shows it
     assert "Tap" in [c.label for row in world.board().components for c in row.children]
@@ -420,12 +425,9 @@ async def test_a_save_going_through_inside_a_finish_s_retry_leaves_the_finish_wa
 
     monkeypatch.setattr(cog, "_publish", final_board_moved)
     outage = await failing_tap(world, 1, "record_game")
-    # The final board shows nowhere: its move refused, its answer failed, its edit refused.
+    # The final board shows nowhere: its move refused, then as below.
     simcord_env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50013)
-    simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{world.channel.id}/messages/*", status=403, code=50013, times=None
-    )
+    final_board_refused(world)
     with clock_held_still(simcord_env):
         await alice.click(world.board(), label="Tap")  # over; its record waits
     simcord_env.backend.faults.clear()  # the permission is back; the database is still down
