@@ -37,10 +37,12 @@ garbage collection stays on, and the bot's timers run on real seconds. Printed p
 
 How: ``load_sim.py`` (SimCord on wall-clock time, presses injected without waiting for idle,
 why), ``load_probe.py`` (CPU accounting per press, stall sampler, GC timing), ``load_run.py``
-(arrivals, tables, phases). Left out, and why: the gateway's own work in production (zlib and
-JSON decoding of events, measured apart by ``bench_gateway_decode.py``; SimCord deep-copies its
-payloads instead, counted as SimCord's) and
-real network latency; Discord's rate limits are counted, not enforced (SimCord has none);
+(arrivals, tables, phases); ``--transport`` (``load_transport.py``) and ``--gateway``
+(``load_gateway.py``) add what production's loop pays for each request and each gateway event.
+Left out, and why: without those two, the requests' and the gateway's own work (SimCord serves
+requests in-process and deep-copies its payloads instead, counted as SimCord's); always, the
+websocket's framing, the socket reads and real network latency; Discord's rate limits are
+counted, not enforced (SimCord has none);
 SimCord's store is pruned as the run goes (see ``load_sim.Pruner``). The machine is shared:
 figures from a loaded machine are upper bounds.
 """
