@@ -264,14 +264,14 @@ class GameCog(Lobby, commands.GroupCog):
             await self._after_change(session, events, interaction, presser=seat)
 
     async def _heal(self, session: Session) -> None:
-        """After a press that only looked (*My card*): a board whose last edit Discord refused (a
-        permission lost meanwhile, given back since) is drawn again, else it would stay behind
-        until the game's next change, which may be a long turn away."""
-        if self.publisher(session).shown is not None:
-            return  # the board shows the game, or its edit is on the way
+        """After a press that only looked (*My card*): the board as the game is now, sent only if
+        it differs from the one on show, else it would stay behind until the game's next change,
+        which may be a long turn away. The look may have changed what the board says (Kingdom asks
+        a player no private message reaches to press My card, until they have), or the last edit
+        was refused (a permission lost meanwhile, given back since: nothing known on show)."""
         async with session.lock:
             if self._alive(session, PLAYING):
-                await self._publish(session, self.board_now(session))
+                await self._publish(session, self.board_again(session))
 
     async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
         """Tell only the presser why their press changed nothing; counted by reason in the metrics."""

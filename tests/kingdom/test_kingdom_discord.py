@@ -212,6 +212,8 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     assert "**dave**, your card changed: press 🃏 **My card**" in board
     looked = await dave.click(board_of(env, channel, dave), label="My card")
     assert "Clown (4)" in looked.response.embeds[0].title
+    # He has looked: the board stops asking him to (it kept asking until the game's next change).
+    assert "your card changed" not in board_of(env, channel, dave).embeds[0].description
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
 
