@@ -200,6 +200,12 @@ class GameCog(Lobby, commands.GroupCog):
         Non-players are refused before this is asked."""
         return False
 
+    def look_may_change_board(self, session: Session, seat: int) -> bool:
+        """Whether a look by ``seat`` may change what the board says, asked before the look: the
+        board is then offered again after it (sent only if it differs). By default a look changes
+        nothing public."""
+        return False
+
     def ping_turn(self, session: Session) -> str | None:
         """A public name of the turn the running game waits on, for turn pings (``bot.session.turn_pings``):
         a new name is a new turn, whose wait starts again; None: it waits for nobody (a reveal, a
@@ -232,8 +238,9 @@ class GameCog(Lobby, commands.GroupCog):
                 return await self._lobby_press(interaction, session, press)
         if seat is None:
             return await self._refuse(interaction, "not_player", t(mine, "You are not playing in this game."))
+        behind = self.look_may_change_board(session, seat)
         if await self.handle_query(interaction, session, seat, press):
-            await self._heal(session)
+            await self._heal(session, behind)
             return
         async with session.lock:
             if shed(interaction, self.bot.metrics, self.kind):
@@ -263,12 +270,15 @@ class GameCog(Lobby, commands.GroupCog):
             session.last_interaction[seat] = SeatToken.of(interaction)
             await self._after_change(session, events, interaction, presser=seat)
 
-    async def _heal(self, session: Session) -> None:
+    async def _heal(self, session: Session, behind: bool) -> None:
         """After a press that only looked (*My card*): the board as the game is now, sent only if
         it differs from the one on show, else it would stay behind until the game's next change,
-        which may be a long turn away. The look may have changed what the board says (Kingdom asks
-        a player no private message reaches to press My card, until they have), or the last edit
-        was refused (a permission lost meanwhile, given back since: nothing known on show)."""
+        which may be a long turn away. Asked for when the look may have changed what the board
+        says (``behind``: Kingdom asks a player no private message reaches to press My card,
+        until they have), or when the last edit was refused (a permission lost meanwhile, given
+        back since: nothing known on show)."""
+        if not behind and self.publisher(session).shown is not None:
+            return  # the board shows the game, or its edit is on the way
         async with session.lock:
             if self._alive(session, PLAYING):
                 await self._publish(session, self.board_again(session))

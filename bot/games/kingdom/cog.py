@@ -160,8 +160,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
                 continue
             if session.players[target] < 0:
                 continue  # a computer reads its card from its view: nobody to tell
-            last = session.last_interaction.get(target)
-            if last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+            if unreachable(session, target, now):
                 notes.append(
                     "📬 "
                     + t(
@@ -236,6 +235,11 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             return render.peek_message(event.data, self._names(session), locale)
         return None
 
+    def look_may_change_board(self, session: Session, seat: int) -> bool:
+        """A player no private message reaches may be asked on the board to press My card
+        (``_unreached_notes``); their look gives them a fresh token, and the note goes."""
+        return unreachable(session, seat, now_ms())
+
     async def handle_query(
         self, interaction: discord.Interaction, session: Session, seat: int, press: Press
     ) -> bool:
@@ -249,6 +253,13 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)
         return True
+
+
+def unreachable(session: Session, seat: int, now: int) -> bool:
+    """Whether no private message can reach ``seat`` now: no interaction of theirs recent enough
+    for a followup."""
+    last = session.last_interaction.get(seat)
+    return last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS
 
 
 async def setup(bot: commands.Bot) -> None:
