@@ -7,8 +7,10 @@ names a stage decides, library frames that name none (the standard library, ``di
 the translations) pass it on to their caller. A sample taken while the loop sleeps costs ~0.
 Whether it was a press's work or a session timer's is the outermost frame's say
 (``GameBot.on_interaction`` or ``SessionTimers``). C code (orjson, SQLite, Pillow's encoder) cannot
-be interrupted, so its time lands in the Python frame that called it, which names the right stage.
-Work in the pictures' thread is not sampled (the press benches count it apart).
+be interrupted, so its time lands in the Python frame that called it, which names the right stage;
+a garbage collection, started by whatever allocated last, lands in the first ``gc.callbacks``
+entry run after it, and is a stage of its own. Work in the pictures' thread is not sampled (the
+press benches count it apart).
 
 Sampling rather than ``cProfile``: a deterministic profiler makes every Python call several times
 dearer, which inflates small functions (the engine, the session layer) against C (JSON, SQLite)
@@ -40,6 +42,7 @@ COMPUTERS = "computers' plans"
 TIMERS = "timers (arming) and turn pings"
 PRIVATE = "private messages (render_private, followups)"
 METRICS = "metrics"
+GC = "garbage collection (inside a press)"
 SIMCORD = "SimCord (Discord's side)"
 BENCH = "the bench's own probes"
 LOOP = "event loop and other"
@@ -59,6 +62,7 @@ ORDER = (
     TIMERS,
     PRIVATE,
     METRICS,
+    GC,
 )
 
 _FUNCTIONS = {
@@ -121,6 +125,20 @@ def _by_file(path: str) -> str | None:
     return None
 
 
+def _collecting(frame: FrameType) -> bool:
+    """Whether ``frame`` is the first Python run after a collection's C work: a ``gc.callbacks``
+    entry at its "stop" (the bot's ``freeze_survivors``, the bench's ``GcTimes``). The signal is
+    handled there, so without this the collection was charged to the metrics or to the bench."""
+    code = frame.f_code
+    if code.co_name == "freeze_survivors":
+        return True
+    return (
+        code.co_name == "__call__"
+        and code.co_filename.endswith("/bench/load_probe.py")
+        and (frame.f_locals.get("phase") == "stop")
+    )
+
+
 def stage_of(code: Any, cache: dict[Any, str | None] = {}) -> str | None:  # noqa: B006 - a cache
     found = cache.get(code, False)
     if found is False:
@@ -164,7 +182,7 @@ class StageProfiler:
     def _sample(self, _signum: int, frame: FrameType | None) -> None:
         now = thread_time()
         spent, self._last = now - self._last, now
-        stage: str | None = None
+        stage: str | None = GC if frame is not None and _collecting(frame) else None
         context = "other"
         leaf = frame
         while frame is not None:
