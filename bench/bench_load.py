@@ -356,9 +356,9 @@ async def measure(run: LoadRun, env: Any, tables: list[Any], args: argparse.Name
         label = f" (round {round_number})" if args.rounds > 1 else ""
         points += await one_round(run, env, tables, args, points[0][1], label)
     print_memory(points, args.games)
-    if getattr(args, "phase", None) is not None:
-        print("\nsummary " + orjson.dumps(summary(args, points)).decode())
     errors = env._errors
+    if getattr(args, "phase", None) is not None:
+        print("\nsummary " + orjson.dumps({**summary(args, points), "bot_errors": len(errors)}).decode())
     if errors or run.wire.errors:
         print(f"\nbot errors: {len(errors)} {[repr(e)[:120] for e in errors[:3]]}")
         for (route, code), n in run.wire.errors.most_common(8):

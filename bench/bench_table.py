@@ -51,7 +51,13 @@ def run(
     command += ["--rate", str(rate), "--seconds", str(seconds), *OPTIONS.get(game, []), *(extra or [])]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     line = next(line for line in out.splitlines() if line.startswith("summary "))
-    return json.loads(line.removeprefix("summary "))
+    summary = json.loads(line.removeprefix("summary "))
+    if summary.get("bot_errors"):
+        # A press that raised was answered with an apology, far cheaper than a press: its figures
+        # would say nothing about the bot (and once said a left-out save cost a third of a press).
+        errors = next(line for line in out.splitlines() if line.startswith("bot errors"))
+        raise SystemExit(f"{' '.join(command[1:])}: the bot raised, figures not kept: {errors}")
+    return summary
 
 
 def row(runs: list[dict]) -> str:

@@ -33,7 +33,7 @@ def leave_out(parts: list[str]) -> None:
     if "save" in parts:
         from bot.session.gamecog import GameCog
 
-        async def store(self: Any, session: Any) -> None:
+        async def store(self: Any, session: Any, **_: Any) -> None:
             return None
 
         GameCog._store = store  # type: ignore[method-assign]
