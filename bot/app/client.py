@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.app.config import Config
 from bot.games import registry
 from bot.games.registry import GameDescriptor
-from bot.glue import faults, interactions
+from bot.glue import faults, interactions, uploads
 from bot.glue.components import Press, press_of
 from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.ops.gc_tuning import release_garbage_collector, tune_garbage_collector
@@ -58,6 +58,7 @@ class GameBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config, games: Sequence[str | GameDescriptor] | None = None) -> None:
         interactions.install()  # no cycle, no pressed message parsed unread (bot.glue.interactions)
+        uploads.install()  # a picture's upload in one write, not nine (bot.glue.uploads)
         intents = discord.Intents.default()
         # Emoji-only miming has to read what the Mime writes; the rest needs no privileged intent.
         intents.message_content = True
