@@ -24,8 +24,12 @@ _aiohttp_write = MultipartWriter.write
 
 
 def in_one_piece(body: MultipartWriter) -> bool:
-    """Whether ``body`` is written whole: every part in memory, none encoded on the way."""
-    return all(isinstance(part, _IN_MEMORY) and not encoding and not te for part, encoding, te in body._parts)
+    """Whether ``body`` is written whole: every part in memory, none encoded on the way. An aiohttp
+    that keeps its parts otherwise (``_parts`` is its own) writes them its own way."""
+    try:
+        return all(isinstance(part, _IN_MEMORY) and not enc and not te for part, enc, te in body._parts)
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 async def _write(self: MultipartWriter, writer: AbstractStreamWriter, close_boundary: bool = True) -> Any:
@@ -37,4 +41,5 @@ async def _write(self: MultipartWriter, writer: AbstractStreamWriter, close_boun
 
 def install() -> None:
     """From now on, aiohttp writes an in-memory multipart body in one piece (idempotent)."""
-    MultipartWriter.write = _write  # type: ignore[method-assign]
+    if hasattr(MultipartWriter, "as_bytes"):
+        MultipartWriter.write = _write  # type: ignore[method-assign]
