@@ -23,7 +23,8 @@ then quotes the median run's (by ratio) figures and every run's ratio beside it.
 (``bench_load.py --transport``: discord.py's HTTP code, aiohttp and TLS, as production's loop
 thread pays for them), runs alternating; ``on`` only with it; ``all`` adds a third run of each
 row with the gateway too (``--transport --gateway``: every event inflated and decoded as
-production's websocket reader does), so a row is counted as production's loop pays for it.
+production's websocket reader does), so a row is counted as production's loop pays for it;
+``production`` runs only that third way.
 
 ``--against DIR`` compares with another checkout of the bot (say, ``git worktree add DIR <commit>``,
 then copy this ``bench/`` over its own, so both runs are measured the same way): each row's runs
@@ -92,10 +93,10 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout, its runs alternating with this one's")
     parser.add_argument(
         "--transport",
-        choices=("off", "on", "both", "all"),
+        choices=("off", "on", "both", "all", "production"),
         default="off",
         help="requests also go the real way (bench_load.py --transport); both: each row without, then with; "
-        "all: and with the gateway too (--gateway)",
+        "all: and with the gateway too (--gateway); production: only with both (--transport --gateway)",
     )
     args = parser.parse_args()
     checkouts = {"this": HERE}
@@ -103,7 +104,8 @@ def main() -> None:
         checkouts[str(args.against)] = args.against.resolve() / "bench"
     ways = {"off": [("", [])], "on": [("transport", ["--transport"])]}
     ways["both"] = ways["off"] + ways["on"]
-    ways["all"] = ways["both"] + [("transport and gateway", ["--transport", "--gateway"])]
+    ways["production"] = [("transport and gateway", ["--transport", "--gateway"])]
+    ways["all"] = ways["both"] + ways["production"]
     # Each variant is a checkout and a way of carrying requests; a row's runs alternate between them.
     benches = {
         " ".join(part for part in (checkout if len(checkouts) > 1 else "", way) if part): (bench, extra)
