@@ -9,7 +9,8 @@ import aiohttp
 import discord
 from aiohttp import web
 from aiohttp.multipart import MultipartWriter
-from discord.http import handle_message_parameters
+from discord.http import Route, handle_message_parameters
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.glue import uploads
 
@@ -63,7 +64,9 @@ async def test_a_file_on_disk_is_written_as_aiohttp_writes_it(tmp_path):
     assert ours.writes == theirs.writes and len(ours.writes) > 1
 
 
-async def test_a_server_reads_the_form_sent_in_one_piece():
+async def test_a_server_reads_the_answer_discord_py_sends_in_one_piece():
+    """The production path: discord.py's webhook adapter posts a press's answer (as
+    ``bot.glue.answer._answer`` does) through aiohttp to a real server, which parses the form."""
     uploads.install()
     received: dict[str, object] = {}
 
@@ -75,19 +78,24 @@ async def test_a_server_reads_the_form_sent_in_one_piece():
         return web.Response(status=204)
 
     app = web.Application()
-    app.router.add_post("/callback", handle)
+    app.router.add_post("/api/v10/interactions/{id}/{token}/callback", handle)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
+    embed = discord.Embed(title="Kabuki", description="Alice placed a mask.")
+    embed.set_image(url="attachment://kabuki.png")
+    params = handle_message_parameters(embed=embed, file=discord.File(io.BytesIO(PNG), filename="kabuki.png"))
+    route = Route(
+        "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="t"
+    )
+    route.url = f"http://127.0.0.1:{port}/api/v10" + route.url[len(Route.BASE) :]
     try:
-        url = f"http://127.0.0.1:{port}/callback"
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(url, data=answer_form(io.BytesIO(PNG))) as r,
-        ):
-            assert r.status == 204
+        async with aiohttp.ClientSession() as session:
+            await AsyncWebhookAdapter().request(
+                route, session, files=params.files, multipart=params.multipart
+            )
     finally:
         await runner.cleanup()
     assert received["file"] == PNG and received["filename"] == "kabuki.png"
