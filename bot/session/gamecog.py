@@ -50,6 +50,19 @@ log = logging.getLogger(__name__)
 
 # Interaction tokens live 15 minutes; leave a margin before using one for a followup.
 FOLLOWUP_TTL_MS = 14 * 60 * 1000
+
+
+def takes_followup(token: Any, now: int) -> bool:
+    """Whether an interaction (or a seat's kept token of one) still takes a followup at ``now``."""
+    return token is not None and now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS
+
+
+def unreachable(session: Session, seat: int, now: int) -> bool:
+    """Whether no private message can reach ``seat`` now: no press of theirs recent enough for a
+    followup."""
+    return not takes_followup(session.last_interaction.get(seat), now)
+
+
 TOKEN_REFUSED = frozenset({401, 403, 404})  # an interaction token revoked, expired or unknown
 # A press whose move stands but whose save waits on the database (docs/operations.md).
 UNSAVED_MOVE = N_(
@@ -383,7 +396,7 @@ class GameCog(Lobby, commands.GroupCog):
                     refused |= not await self._push(session, seat, interaction, message, answer=True)
                     continue
                 target = interaction if seat == presser else session.last_interaction.get(seat)
-                if target is None or now - snowflake_ms(target.id) > FOLLOWUP_TTL_MS:
+                if not takes_followup(target, now):
                     continue  # the seat can still read it from its own view (e.g. "My card")
                 refused |= not await self._push(session, seat, target, message)
         if interaction is not None and not interaction.response.is_done():
@@ -473,8 +486,9 @@ class GameCog(Lobby, commands.GroupCog):
         now = now_ms()
         reached: set[int] = set()
         for seat, token in list(session.last_interaction.items()):
-            fresh = now - snowflake_ms(token.id) <= FOLLOWUP_TTL_MS
-            if fresh and await self._push(session, seat, token, {"content": text(session.seat_locale(seat))}):
+            if takes_followup(token, now) and await self._push(
+                session, seat, token, {"content": text(session.seat_locale(seat))}
+            ):
                 reached.add(session.players[seat])
         if session.host_id in reached:
             return

@@ -20,10 +20,10 @@ from bot.games.kingdom.engine import MODES, KingdomEngine, start_tokens
 from bot.games.kingdom.pictures import draw_all_cards
 from bot.games.limits import LONGEST_TURN_S
 from bot.glue.board import Board, drawn, sign
-from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.clock import now_ms
 from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, duration, private_locale, t
-from bot.session.gamecog import FOLLOWUP_TTL_MS, GameCog
+from bot.session.gamecog import GameCog, unreachable
 from bot.session.sessions import SeatToken, Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
@@ -253,13 +253,6 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         # A fresh token: cards handed to this player later can reach them through it.
         session.last_interaction[seat] = SeatToken.of(interaction)
         return True
-
-
-def unreachable(session: Session, seat: int, now: int) -> bool:
-    """Whether no private message can reach ``seat`` now: no interaction of theirs recent enough
-    for a followup."""
-    last = session.last_interaction.get(seat)
-    return last is None or now - snowflake_ms(last.id) > FOLLOWUP_TTL_MS
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -22,11 +22,11 @@ from bot.games.masks.engine import GUESSING, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.games.masks.players import SKILLS
 from bot.glue.board import Board, drawn, sign
-from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.clock import now_ms
 from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, number, private_locale, t
 from bot.session import computers
-from bot.session.gamecog import FOLLOWUP_TTL_MS, GameCog, reply_private
+from bot.session.gamecog import GameCog, reply_private, unreachable
 from bot.session.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
@@ -231,8 +231,7 @@ class MasksCog(
         if view["phase"] != GUESSING:
             return {}
         asks = {}
-        last = session.last_interaction.get(view["mime"])
-        if last is None or now_ms() - snowflake_ms(last.id) > FOLLOWUP_TTL_MS:
+        if unreachable(session, view["mime"], now_ms()):
             asks[view["mime"]] = t(session.locale, PING_MIME)
         asks.update(dict.fromkeys(view["waiting"], t(session.locale, PING_GUESSERS)))
         return asks
