@@ -9,7 +9,7 @@ import aiohttp
 import discord
 from aiohttp import web
 from aiohttp.multipart import MultipartWriter
-from discord.http import Route, handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.glue import uploads
@@ -27,14 +27,18 @@ class Recorder:
         self.writes.append(bytes(chunk))
 
 
+def answer_params(fp: io.IOBase) -> MultipartParameters:
+    """A board answer with its picture, as discord.py lays it out for a request."""
+    embed = discord.Embed(title="Kabuki", description="Alice placed a mask.")
+    embed.set_image(url="attachment://kabuki.png")
+    return handle_message_parameters(embed=embed, file=discord.File(fp, filename="kabuki.png"))
+
+
 def answer_form(fp: io.IOBase) -> aiohttp.FormData:
     """A board answer's body as discord.py's webhook adapter builds it: the message's JSON, then
     the picture."""
-    embed = discord.Embed(title="Kabuki", description="Alice placed a mask.")
-    embed.set_image(url="attachment://kabuki.png")
-    params = handle_message_parameters(embed=embed, file=discord.File(fp, filename="kabuki.png"))
     form = aiohttp.FormData(quote_fields=False)
-    for field in params.multipart:
+    for field in answer_params(fp).multipart:
         form.add_field(**field)
     return form
 
@@ -84,9 +88,7 @@ async def test_a_server_reads_the_answer_discord_py_sends_in_one_piece():
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
-    embed = discord.Embed(title="Kabuki", description="Alice placed a mask.")
-    embed.set_image(url="attachment://kabuki.png")
-    params = handle_message_parameters(embed=embed, file=discord.File(io.BytesIO(PNG), filename="kabuki.png"))
+    params = answer_params(io.BytesIO(PNG))
     route = Route(
         "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="t"
     )
