@@ -46,7 +46,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SETTLE_SECONDS = 20.0  # a page that has not settled by then is locked up
+SETTLE_SECONDS = 45.0  # a page that has not settled by then is locked up (a ceiling: a busy machine is slow)
 
 _SETTLED = """() => {
   const s = window.simcordPreview;
