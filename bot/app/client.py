@@ -126,6 +126,9 @@ class GameBot(commands.AutoShardedBot):
         self.add_dynamic_items(PlayAgainButton)
         for game in self.games:
             registry.check(game)
+            lacks = registry.goes_without(game)
+            if lacks:  # a test's or a plugin's game: a members' game has every part (check)
+                log.info("the game %r (%s) has %s", game.id, game.title, "; ".join(lacks))
             await self.load_extension(game.cog)
             cog = next((c for c in self.cogs.values() if isinstance(c, GameCog) and c.kind == game.id), None)
             if cog is None:

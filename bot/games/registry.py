@@ -34,6 +34,12 @@ REQUIRED = ("engine", "cog", "rules")
 # ``computers`` its lobby offers no Add computer; without ``simulator``, ``simulate`` says so. What
 # members play must keep verifiable records, seat computers, and be simulated by the tests.
 OPTIONAL = ("history", "checker", "computers", "simulator")
+# What a game without an optional part goes without, as the start-up log says it (``goes_without``).
+WITHOUT = {
+    "history": "no record of its finished games (/replay and verify have none of it)",
+    "computers": "no Add computer in its lobby",
+    "simulator": "no simulator (python -m bot simulate {id} says so)",
+}
 # The rules documents are the repository's (docs/<game>.md), relative to it. Checked where the bot
 # runs from a checkout, as README's setup does; an installed copy (a wheel holds bot/ and cogs/
 # only) has no documents to check.
@@ -221,6 +227,12 @@ def missing(game: GameDescriptor) -> list[str]:
             }.get(name, ())
             problems += [f"its {name} has no {need}()" for need in needs if not hasattr(loaded, need)]
     return problems
+
+
+def goes_without(game: GameDescriptor) -> list[str]:
+    """What a whole game lacking optional parts (a test's, a plugin's) goes without, in words:
+    nothing refuses it, so the start-up log says it (``GameBot.load_cogs``)."""
+    return [words.format(id=game.id) for name, words in WITHOUT.items() if getattr(game, name) is None]
 
 
 def check(game: GameDescriptor) -> GameDescriptor:

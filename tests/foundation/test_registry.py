@@ -4,6 +4,7 @@ is refused by name, at start-up, and never handled by another game's code."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,18 @@ async def test_a_wrong_rules_path_stops_the_start_naming_the_game_and_the_path()
         registry.GameError, match=r"the game 'tap' \(.*\) is incomplete: its rules document 'docs/tap.md'"
     ):
         await create_bot(config, games=[wrong]).load_cogs()
+
+
+async def test_the_start_says_what_a_game_without_optional_parts_goes_without(caplog):
+    # Nothing refuses a test's or a plugin's game without them, so its author reads it here.
+    config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
+    with caplog.at_level(logging.INFO, logger="bot.app.client"):
+        await create_bot(config, games=[TAP, registry.get("kabuki")]).load_cogs()
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("the game ")]
+    assert said == [
+        "the game 'tap' (Tap) has no record of its finished games (/replay and verify have none of"
+        " it); no Add computer in its lobby; no simulator (python -m bot simulate tap says so)"
+    ]
 
 
 def test_an_unknown_id_is_refused_naming_the_close_matches():
