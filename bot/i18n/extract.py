@@ -13,8 +13,9 @@ obsolete (``#~``); a language without an area's file yet gets one. Every languag
 the project's plural rule (``bot/i18n/plurals.py``), never the installed Babel's. Only the areas
 whose messages changed are written, so helpers converting different areas do not touch each
 other's files.
-``--check`` changes nothing and fails if a template is out of date or a catalogue states another
-plural rule (run it in CI).
+``--check`` changes nothing and fails if a template is out of date, a catalogue states another
+plural rule, or a shipped language has no file of an area (it would show that area in English;
+the extractor writes the file, untranslated): run it in CI.
 
 A registered game that ships its own catalogue (its descriptor's ``locales``, a game outside
 ``bot/``: docs/adding-a-game.md) is one more area, kept in its own folder: its package's messages
@@ -150,6 +151,16 @@ def _plural_drift(area: str) -> list[str]:
     return drift
 
 
+def _lacking(area: str) -> list[tuple[str, Path]]:
+    """(language, file) of each shipped language without a file of ``area``: the loader reads
+    the files there are, so that language would show the area's messages in English, silently."""
+    return [
+        (code, _po_path(code, area))
+        for code in shipped()
+        if code != DEFAULT and not _po_path(code, area).exists()
+    ]
+
+
 def fresh_templates() -> dict[str, Catalog]:
     """Every area's catalogue of the messages the bot speaks, English only (the .pot files)."""
     catalogs = {area: _empty() for area in all_areas()}
@@ -221,8 +232,16 @@ def main(argv: list[str] | None = None) -> int:
     for module in args.game:
         importlib.import_module(module)
     fresh = fresh_templates()
-    stale = [area for area, catalog in fresh.items() if _stale(area, catalog)]
+    lacking = {area: found for area, catalog in fresh.items() if _ids(catalog) and (found := _lacking(area))}
+    stale = [area for area, catalog in fresh.items() if _stale(area, catalog) or area in lacking]
     if args.check or not stale:  # nothing new: the files (and their dates) stay as they are
+        for area, found in lacking.items():
+            for code, path in found:
+                where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                print(
+                    f"the area {area!r} has no {code} catalogue ({where}): its messages would show "
+                    f"in English to {code} members; run python -m bot.i18n.extract, then translate it"
+                )
         if stale:
             print(f"out of date ({', '.join(stale)}): run python -m bot.i18n.extract")
         else:

@@ -4,6 +4,7 @@ Discord's limits; plurals by each language's own rules; the pseudo-locale test t
 from __future__ import annotations
 
 import re
+import shutil
 from gettext import c2py
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from language_checks import translated_games
 
 from bot.app.client import create_bot
 from bot.app.config import Config
-from bot.i18n import DEFAULT, shipped, t, tn
+from bot.games import registry
+from bot.i18n import DEFAULT, extract, shipped, t, tn
 from bot.i18n.areas import area_of
 from bot.i18n.catalogues import compiled, install, po_files, uninstall
 from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
@@ -186,6 +188,27 @@ def test_the_check_fails_when_a_catalogue_states_another_plural_rule(monkeypatch
     )
     assert main(["--check"]) == 1
     assert "out of date" in capsys.readouterr().out
+
+
+def test_the_check_fails_naming_the_area_and_language_whose_file_is_missing(monkeypatch, tmp_path, capsys):
+    # A game's German file left out of a commit: the loader reads the files there are, so German
+    # boards were English while the check said the catalogues were up to date. The extractor
+    # writes the missing file (untranslated, for the translator), in the game's own folder here.
+    copy = tmp_path / "locales"
+    shutil.copytree(registry.get("oddoneout").catalogue_dir, copy)
+    (copy / "de" / "LC_MESSAGES" / "oddoneout.po").unlink()
+    real = extract._folder
+    monkeypatch.setattr(extract, "_folder", lambda area: copy if area == "oddoneout" else real(area))
+    assert main(["--check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"the area 'oddoneout' has no de catalogue ({copy / 'de' / 'LC_MESSAGES' / 'oddoneout.po'}): its"
+        " messages would show in English to de members; run python -m bot.i18n.extract, then translate it",
+        "out of date (oddoneout): run python -m bot.i18n.extract",
+    ]
+    assert main([]) == 0
+    written = read_area("de", copy / "de" / "LC_MESSAGES" / "oddoneout.po")
+    assert "Pick 1, 2 or 3." in written and not written["Pick 1, 2 or 3."].string
+    assert main(["--check"]) == 0
 
 
 @pytest.mark.parametrize("code", shipped())
