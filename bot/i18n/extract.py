@@ -48,8 +48,9 @@ if TYPE_CHECKING:
     from bot.games.registry import GameDescriptor
 
 ROOT = LOCALE_DIR.parent.parent
-# t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message)
-KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
+# t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message),
+# NN_(singular, plural)
+KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None, "NN_": (1, 2)}
 
 
 def own_games() -> dict[str, GameDescriptor]:

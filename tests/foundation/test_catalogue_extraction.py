@@ -1,6 +1,7 @@
 """What the catalogue tooling takes for a message: the literal messages of the code's own
-``t(...)``, ``tn(...)`` and ``N_(...)`` calls, never a subscript, an attribute or any other use of
-a name that happens to be ``t``, whatever the installed Babel's extractor would take."""
+``t(...)``, ``tn(...)``, ``N_(...)`` and ``NN_(...)`` calls, never a subscript, an attribute or
+any other use of a name that happens to be ``t``, whatever the installed Babel's extractor would
+take; and how a language's file is brought up to date (``updated``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from babel.messages.catalog import Catalog
 from bot.i18n.extract import ROOT, code_messages, file_messages, updated
 
 MODULE = """
-from bot.i18n import N_, t, tn
+from bot.i18n import N_, NN_, t, tn
 
 RULES = N_("The rules")
+SCORE = NN_("{n} tap", "{n} taps")
 t = {"mime": 1, "card": 2}  # a dict that happens to be named t
 turns = [{"mime": t["mime"], "card": t["card"]} for t in history]
 first = t["started_at"] if t else t[0]
@@ -31,6 +33,7 @@ def test_only_the_codes_calls_are_messages(tmp_path):
     module.write_text(MODULE, encoding="utf-8")
     assert [message for message, _line in file_messages(module)] == [
         "The rules",
+        ("{n} tap", "{n} taps"),
         "Your data",
         "In an f-string",
         ("{n} card", "{n} cards"),
