@@ -14,8 +14,8 @@ from discord.ext import commands
 from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
 from bot.glue.board import GAME_COLOUR
 from bot.glue.components import make_view
-from bot.i18n import DEFAULT, N_, private_locale, t, tn, translated
-from bot.session.gamecog import ENDING_WAITS, is_moderator, reply_private
+from bot.i18n import DEFAULT, N_, NN_, private_locale, t, tn, translated
+from bot.session.gamecog import ENDING_WAITS, GameCog, is_moderator, reply_private
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 
 if TYPE_CHECKING:
@@ -48,21 +48,27 @@ def command_name(locale: str, *words: str) -> str:
     return "/" + " ".join(option_name(locale, word) for word in words)
 
 
-def score_count(locale: str, label: str, n: int, one: str | None = None) -> str:
-    """A score with what it counts ("3 VP", "1 card"), by each game's ``score_label`` (and
-    ``score_label_one``); a label the catalogue does not know is shown as the game gives it."""
-    if label == "VP":
-        return tn(locale, "{n} VP", "{n} VP", n)
-    if label == "cards":
-        return tn(locale, "{n} card", "{n} cards", n)
-    if label == "tokens":
-        return tn(locale, "{n} token", "{n} tokens", n)
-    if label == "points":
-        return tn(locale, "{n} point", "{n} points", n)
-    return f"{n} {(one or label) if n == 1 else label}"
+# A score with what it counts, by the bot's words for a score (gamecog.SCORE_WORDS); a game
+# whose score counts something else brings its own (its cog's ``score_counts``).
+SCORE_COUNTS = {
+    "VP": NN_("{n} VP", "{n} VP"),
+    "cards": NN_("{n} card", "{n} cards"),
+    "tokens": NN_("{n} token", "{n} tokens"),
+    "points": NN_("{n} point", "{n} points"),
+}
 
 
-# What a game's score counts, as a leaderboard's footer and /stats name it.
+def score_count(locale: str, cog: GameCog | None, n: int) -> str:
+    """A score with what it counts ("3 VP", "1 card"): the game's own ``score_counts``, else the
+    bot's words for its ``score_label`` (a game no longer loaded: points). A cog whose label is
+    neither stopped the start (``gamecog.score_problem``)."""
+    if cog is None:
+        return tn(locale, *SCORE_COUNTS["points"], n)
+    return tn(locale, *(cog.score_counts or SCORE_COUNTS[cog.score_label]), n)
+
+
+# What a game's score counts, as a leaderboard's footer and /stats name it; a game's own label
+# is its own message (``score_label``), translated from its catalogue area.
 SCORE_NAMES = {"VP": N_("VP"), "cards": N_("cards"), "tokens": N_("tokens"), "points": N_("points")}
 
 
@@ -149,7 +155,7 @@ async def leaderboard_page(
                 place=page * PAGE_SIZE + i + 1,
                 name=standing_name(row),
                 wins=tn(locale, "{n} win", "{n} wins", row.wins),
-                score=score_count(locale, cog.score_label, row.score, cog.score_label_one),
+                score=score_count(locale, cog, row.score),
                 games=tn(locale, "in {n} game", "in {n} games", row.games),
             )
             for i, row in enumerate(rows)
@@ -409,7 +415,7 @@ class GeneralCog(commands.Cog):
                     ),
                 ]
                 if row.best_score is not None:
-                    best = score_count(locale, label, row.best_score, cog.score_label_one if cog else None)
+                    best = score_count(locale, cog, row.best_score)
                     lines.append(t(locale, "Best game: **{score}**", score=best))
                 if row.abandoned:
                     lines.append(t(locale, "Abandoned: {n}", n=row.abandoned))

@@ -19,6 +19,7 @@ from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
 from bot.games.registry import GameDescriptor
 from bot.glue.board import Board
 from bot.glue.components import GameButton, Press
+from bot.i18n import NN_
 from bot.session.gamecog import GameCog, reply_private
 from bot.session.sessions import Session
 
@@ -135,8 +136,8 @@ class TapEngine(GameEngine):
 class TapCog(GameCog, group_name="tap", group_description="The test-only Tap game"):
     engine_cls = TapEngine
     rules_summary = "Tap when it is your turn."
-    score_label = "taps"
-    score_label_one = "tap"
+    score_label = "taps"  # a word of its own (not one of SCORE_WORDS), as a new game may have
+    score_counts = NN_("{n} tap", "{n} taps")
 
     @app_commands.command(name="new", description="Open a Tap lobby")
     async def new(self, interaction: discord.Interaction, target: app_commands.Range[int, 1, 50] = 3) -> None:

@@ -25,7 +25,7 @@ from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, 
 from bot.ops.gc_tuning import release_garbage_collector, tune_garbage_collector
 from bot.ops.metrics import Metrics
 from bot.session import gone
-from bot.session.gamecog import GameCog, message_link, reply_private
+from bot.session.gamecog import GameCog, message_link, reply_private, score_problem
 from bot.session.guarded import Guard, database_fault
 from bot.session.overload import shed
 from bot.session.publisher import Publishers
@@ -126,12 +126,18 @@ class GameBot(commands.AutoShardedBot):
         self.add_dynamic_items(PlayAgainButton)
         for game in self.games:
             registry.check(game)
+            lacks = registry.goes_without(game)
+            if lacks:  # a test's or a plugin's game: a members' game has every part (check)
+                log.info("the game %r (%s) has %s", game.id, game.title, "; ".join(lacks))
             await self.load_extension(game.cog)
             cog = next((c for c in self.cogs.values() if isinstance(c, GameCog) and c.kind == game.id), None)
             if cog is None:
                 raise registry.GameError(
                     f"the game {game.id!r}'s cog extension {game.cog} adds no cog for it"
                 )
+            problem = score_problem(cog)
+            if problem:
+                raise registry.GameError(f"the game {game.id!r} ({game.package}) is incomplete: {problem}")
             self.game_cogs[game.id] = cog
         for name in SHARED_COGS:
             await self.load_extension(name)

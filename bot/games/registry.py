@@ -28,10 +28,22 @@ from bot.engine.protocol import GameEngine
 # What each part must hold; a part that names a module missing one is refused by ``check``.
 HISTORY_FUNCTIONS = ("log_record", "rerun", "dealt_cards", "hidden", "replay_board")
 REQUIRED = ("engine", "cog", "rules")
-# Optional: without ``history`` and ``checker`` (a pair: one without the other is refused) a
-# game's finished games keep no record, so ``/replay`` and ``verify`` say they have none of it;
-# without ``computers`` its lobby offers no computer; without ``simulator``, ``simulate`` says so.
+# Optional for a test's or a plugin's game, required of a game members play (under bot/games/):
+# without ``history`` and ``checker`` (a pair: one without the other is refused) a game's finished
+# games keep no record, so ``/replay`` and ``verify`` say they have none of it; without
+# ``computers`` its lobby offers no Add computer; without ``simulator``, ``simulate`` says so. What
+# members play must keep verifiable records, seat computers, and be simulated by the tests.
 OPTIONAL = ("history", "checker", "computers", "simulator")
+# What a game without an optional part goes without, as the start-up log says it (``goes_without``).
+WITHOUT = {
+    "history": "no record of its finished games (/replay and verify have none of it)",
+    "computers": "no Add computer in its lobby",
+    "simulator": "no simulator (python -m bot simulate {id} says so)",
+}
+# The rules documents are the repository's (docs/<game>.md), relative to it. Checked where the bot
+# runs from a checkout, as README's setup does; an installed copy (a wheel holds bot/ and cogs/
+# only) has no documents to check.
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 class GameError(LookupError):
@@ -173,9 +185,25 @@ def get(id: str) -> GameDescriptor:
     raise GameError(f"no game {id!r} is registered (the games: {', '.join(known)}){hint}")
 
 
+def members_play(game: GameDescriptor) -> bool:
+    """Whether ``game`` is one members play: its package is under bot/games/ (found by the scan),
+    not a test's or a plugin's (``register()``ed from elsewhere)."""
+    return game.package.startswith(f"{__package__}.")
+
+
 def missing(game: GameDescriptor) -> list[str]:
     """What ``game`` lacks, each said in a few words ("" parts are fine): empty when whole."""
     problems = [f"no {name}" for name in REQUIRED if not getattr(game, name)]
+    absent = [name for name in OPTIONAL if getattr(game, name) is None]
+    if absent and members_play(game):
+        problems.append(
+            f"no {' and no '.join(absent)}: a game under bot/games/ is played by members, so it needs "
+            f"every one of {', '.join(OPTIONAL)} (they are optional only for a test's or a plugin's game)"
+        )
+    if game.rules and (REPOSITORY / "pyproject.toml").is_file() and not (REPOSITORY / game.rules).is_file():
+        problems.append(
+            f"its rules document {game.rules!r} does not exist (the path is relative to {REPOSITORY})"
+        )
     if (game.history is None) != (game.checker is None):
         problems.append("a history without a checker, or a checker without a history (verify needs both)")
     for name in ("kind", "title", "min_players", "max_players"):
@@ -199,6 +227,12 @@ def missing(game: GameDescriptor) -> list[str]:
             }.get(name, ())
             problems += [f"its {name} has no {need}()" for need in needs if not hasattr(loaded, need)]
     return problems
+
+
+def goes_without(game: GameDescriptor) -> list[str]:
+    """What a whole game lacking optional parts (a test's, a plugin's) goes without, in words:
+    nothing refuses it, so the start-up log says it (``GameBot.load_cogs``)."""
+    return [words.format(id=game.id) for name, words in WITHOUT.items() if getattr(game, name) is None]
 
 
 def check(game: GameDescriptor) -> GameDescriptor:

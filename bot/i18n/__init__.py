@@ -4,6 +4,7 @@ The design and how to add a language: docs/languages.md."""
 from bot.i18n.catalogues import (
     DEFAULT,
     N_,
+    NN_,
     catalogue_locale,
     duration,
     kept,
@@ -20,6 +21,7 @@ from bot.i18n.locales import ServerLanguages, private_locale, public_locale
 __all__ = [
     "DEFAULT",
     "N_",
+    "NN_",
     "CommandTranslator",
     "ServerLanguages",
     "catalogue_locale",

@@ -313,6 +313,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message with a plural to translate later (``tn(locale, *pair, n)``), as ``N_``
+    marks one without: a game cog's ``score_counts``. Returns the pair."""
+    return singular, plural
+
+
 def translated(locale: str, message: str, context: str | None = None) -> str | None:
     """The catalogue's own translation of ``message`` (under ``context``), or None where it has
     none: unlike ``t``, this does not fall back to English."""

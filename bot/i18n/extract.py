@@ -8,13 +8,15 @@ from Python's syntax tree (``bot/i18n/calls.py``: a subscript or a variable name
 message); the ``commands`` template holds every slash command string (read from the loaded
 command tree, because the cogs' decorators hold them as plain English). Each language's
 ``<area>.po`` is then updated from its template as ``pybabel update`` does: new messages come in
-untranslated, changed ones are kept as fuzzy guesses (never shown), vanished ones are kept as
-obsolete (``#~``); a language without an area's file yet gets one. Every language's file states
+untranslated, changed ones are kept as fuzzy guesses (never shown) from the message they replace
+only (``updated``: never another message's translation), vanished ones are kept as obsolete
+(``#~``); a language without an area's file yet gets one. Every language's file states
 the project's plural rule (``bot/i18n/plurals.py``), never the installed Babel's. Only the areas
 whose messages changed are written, so helpers converting different areas do not touch each
 other's files.
-``--check`` changes nothing and fails if a template is out of date or a catalogue states another
-plural rule (run it in CI).
+``--check`` changes nothing and fails if a template is out of date, a catalogue states another
+plural rule, or a shipped language has no file of an area (it would show that area in English;
+the extractor writes the file, untranslated): run it in CI.
 
 A registered game that ships its own catalogue (its descriptor's ``locales``, a game outside
 ``bot/``: docs/adding-a-game.md) is one more area, kept in its own folder: its package's messages
@@ -33,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
@@ -46,8 +48,9 @@ if TYPE_CHECKING:
     from bot.games.registry import GameDescriptor
 
 ROOT = LOCALE_DIR.parent.parent
-# t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message)
-KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
+# t(locale, message, **fields), tn(locale, singular, plural, n, **fields), N_(message),
+# NN_(singular, plural)
+KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None, "NN_": (1, 2)}
 
 
 def own_games() -> dict[str, GameDescriptor]:
@@ -150,6 +153,16 @@ def _plural_drift(area: str) -> list[str]:
     return drift
 
 
+def _lacking(area: str) -> list[tuple[str, Path]]:
+    """(language, file) of each shipped language without a file of ``area``: the loader reads
+    the files there are, so that language would show the area's messages in English, silently."""
+    return [
+        (code, _po_path(code, area))
+        for code in shipped()
+        if code != DEFAULT and not _po_path(code, area).exists()
+    ]
+
+
 def fresh_templates() -> dict[str, Catalog]:
     """Every area's catalogue of the messages the bot speaks, English only (the .pot files)."""
     catalogs = {area: _empty() for area in all_areas()}
@@ -189,6 +202,42 @@ def _stale(area: str, fresh: Catalog) -> bool:
         return _ids(read_po(f)) != _ids(fresh) or bool(_plural_drift(area))
 
 
+def _key(message: Message) -> tuple[str, str | None]:
+    return (message.id[0] if isinstance(message.id, tuple) else message.id, message.context)
+
+
+def updated(catalog: Catalog, fresh: Catalog, code: str) -> Catalog:
+    """``catalog`` (one language's file of an area) brought up to its template ``fresh``, as
+    ``pybabel update`` does, but a new message is given a fuzzy guess only from a message that
+    vanished in this update (a reworded one, whose old translation helps its translator), never
+    from one still in use: that is another message's translation, and Babel's own matching gave
+    a new game's "Open a Ring the Bell lobby in this channel" the German of Kabuki's ("Eine
+    Kabuki-Lobby …"), marked fuzzy, so it did not look new. Those come in untranslated."""
+    before = {_key(message) for message in catalog if message.id}
+    obsolete_before = set(catalog.obsolete)
+    catalog.update(fresh, no_fuzzy_matching=True, update_header_comment=False)
+    vanished = {key: message for key, message in catalog.obsolete.items() if key not in obsolete_before}
+    new = [message for message in catalog if message.id and _key(message) not in before]
+    if not vanished or not new:
+        return catalog
+    # Babel's matching, with the vanished messages as its only candidates.
+    guesses = with_plural_rule(_empty(code), code)
+    for message in vanished.values():
+        guesses[message.id] = message.clone()
+    asked = _empty()
+    for message in new:
+        asked.add(message.id, context=message.context)
+    guesses.update(asked, update_header_comment=False)
+    for message in new:
+        guess = guesses.get(message.id, message.context)
+        if guess is not None and "fuzzy" in guess.flags:
+            message.string, message.previous_id = guess.string, guess.previous_id
+            message.flags |= {"fuzzy"}
+    for key in set(vanished) - set(guesses.obsolete):  # taken for a guess: no longer obsolete
+        del catalog.obsolete[key]
+    return catalog
+
+
 def _update(area: str, fresh: Catalog) -> None:
     template_path(area).parent.mkdir(parents=True, exist_ok=True)  # a game's first catalogue
     template_path(area).write_bytes(_po_text(fresh, ignore_obsolete=True, include_lineno=False))
@@ -202,7 +251,7 @@ def _update(area: str, fresh: Catalog) -> None:
         else:
             catalog = _empty(code)
         # Before the update: it fits each plural entry's forms to the catalogue's count.
-        with_plural_rule(catalog, code).update(fresh, update_header_comment=False)
+        updated(with_plural_rule(catalog, code), fresh, code)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_po_text(catalog, include_lineno=False))
 
@@ -221,8 +270,16 @@ def main(argv: list[str] | None = None) -> int:
     for module in args.game:
         importlib.import_module(module)
     fresh = fresh_templates()
-    stale = [area for area, catalog in fresh.items() if _stale(area, catalog)]
+    lacking = {area: found for area, catalog in fresh.items() if _ids(catalog) and (found := _lacking(area))}
+    stale = [area for area, catalog in fresh.items() if _stale(area, catalog) or area in lacking]
     if args.check or not stale:  # nothing new: the files (and their dates) stay as they are
+        for area, found in lacking.items():
+            for code, path in found:
+                where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                print(
+                    f"the area {area!r} has no {code} catalogue ({where}): its messages would show "
+                    f"in English to {code} members; run python -m bot.i18n.extract, then translate it"
+                )
         if stale:
             print(f"out of date ({', '.join(stale)}): run python -m bot.i18n.extract")
         else:

@@ -77,6 +77,28 @@ RECORD_WAITS = N_(
 )
 
 
+# What a score may count without the game naming its own words: cogs/general.py translates
+# these (SCORE_NAMES, score_count); a test holds the two to the same words.
+SCORE_WORDS = ("VP", "cards", "tokens", "points")
+
+
+def score_problem(cog: type[GameCog] | GameCog) -> str | None:
+    """Why a game cog's score would show untranslated or without its number; None if it is fine.
+    The bot's start is stopped with it (``GameBot.load_cogs``)."""
+    if cog.score_counts is None:
+        if cog.score_label in SCORE_WORDS:
+            return None
+        return (
+            f"its cog's score_label {cog.score_label!r} is none of the bot's words for a score"
+            f" ({', '.join(SCORE_WORDS)}), and the cog gives no score_counts: name the game's own"
+            ' in its package, score_label = N_("taps") and score_counts = NN_("{n} tap", "{n} taps"),'
+            " so its catalogue area translates them"
+        )
+    if len(cog.score_counts) != 2 or not all("{n}" in form for form in cog.score_counts):
+        return f'its cog\'s score_counts {cog.score_counts!r} is no pair of "{{n}} …" messages: NN_("{{n}} tap", "{{n}} taps")'
+    return None
+
+
 class GameCog(Lobby, commands.GroupCog):
     """Base of the game cogs. Subclasses set ``engine_cls``, ``group_name`` (via the class
     keyword) and ``rules_summary``, define a ``new`` slash command that calls ``open_lobby``,
@@ -84,8 +106,12 @@ class GameCog(Lobby, commands.GroupCog):
 
     engine_cls: ClassVar[type[GameEngine]]
     rules_summary: ClassVar[str] = ""
-    score_label: ClassVar[str] = "points"  # what a score counts, for leaderboards: "VP", "cards"…
-    score_label_one: ClassVar[str] = "point"  # the same for a score of 1: "VP", "card"…
+    # What a score counts, named alone (a leaderboard's footer, /stats' "Total …"): one of the
+    # bot's SCORE_WORDS, or the game's own N_-marked message with its own ``score_counts``.
+    score_label: ClassVar[str] = "points"
+    # A score with what it counts, for a game whose ``score_label`` is its own: NN_("{n} tap",
+    # "{n} taps") in its package, so its catalogue area translates it. None: the bot's words.
+    score_counts: ClassVar[tuple[str, str] | None] = None
     # Presses a player may make on a private panel (an ephemeral message the game sent them)
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
     # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.

@@ -4,6 +4,7 @@ Discord's limits; plurals by each language's own rules; the pseudo-locale test t
 from __future__ import annotations
 
 import re
+import shutil
 from gettext import c2py
 from pathlib import Path
 
@@ -11,12 +12,13 @@ import discord
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 from language_checks import translated_games
 
 from bot.app.client import create_bot
 from bot.app.config import Config
-from bot.i18n import DEFAULT, shipped, t, tn
+from bot.games import registry
+from bot.i18n import DEFAULT, extract, shipped, t, tn
 from bot.i18n.areas import area_of
 from bot.i18n.catalogues import compiled, install, po_files, uninstall
 from bot.i18n.commands import NAME_CONTEXT, CommandTranslator
@@ -87,16 +89,47 @@ def test_every_message_is_translated_in_every_catalogue(code, everything):
             assert set(FIELD.findall(form)) == set(FIELD.findall(english[-1])), where
 
 
+def discord_refuses(code: str, context: str, english: str, text: str) -> str | None:
+    """Why Discord would refuse a slash command string (``text``: ``english`` in ``code``), or
+    None. It refuses the whole sync for one, so no command of the bot would update."""
+    if context == NAME_CONTEXT:
+        if NAME_CHARS.match(text) and text == text.lower():
+            return None
+        return (
+            f"{code}: the name {english!r} is {text!r}: a slash command's or option's name is 1–32"
+            " lowercase letters, digits, - or _ (Discord's rule)"
+        )
+    if 1 <= len(text) <= 100:
+        return None
+    return (
+        f"{code}: {english!r} is {len(text)} characters, {text!r}: a slash command's or option's"
+        " description, or a choice, is 1–100 characters (Discord's limit)"
+    )
+
+
+def test_a_string_discord_refuses_is_told_the_limit():
+    long = ("Eine Ring-the-Bell-Lobby in diesem Kanal öffnen, " * 3)[:100]  # 100 characters: fits
+    assert discord_refuses("de", "command", "Open a lobby", long + "!") == (
+        f"de: 'Open a lobby' is 101 characters, {long + '!'!r}: a slash command's or option's"
+        " description, or a choice, is 1–100 characters (Discord's limit)"
+    )
+    assert discord_refuses("en", "command", long, long) is None
+    assert "1–32 lowercase letters" in discord_refuses("de", NAME_CONTEXT, "new", "Neu")
+
+
+def test_every_slash_command_string_fits_discord_in_english(everything):
+    for message in everything:
+        if message.id and message.context is not None:
+            said = discord_refuses(DEFAULT, message.context, message.id, message.id)
+            assert said is None, said
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_translated_command_names_and_descriptions_fit_discord(code):
     for message in read(code):
-        if not message.id or message.context is None:
-            continue
-        text = message.string
-        if message.context == NAME_CONTEXT:
-            assert NAME_CHARS.match(text) and text == text.lower(), f"{code}: bad name {text!r}"
-        else:
-            assert 1 <= len(text) <= 100, f"{code}: {len(text)} characters: {text!r}"
+        if message.id and message.context is not None:
+            said = discord_refuses(code, message.context, message.id, message.string)
+            assert said is None, said
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -188,6 +221,27 @@ def test_the_check_fails_when_a_catalogue_states_another_plural_rule(monkeypatch
     assert "out of date" in capsys.readouterr().out
 
 
+def test_the_check_fails_naming_the_area_and_language_whose_file_is_missing(monkeypatch, tmp_path, capsys):
+    # A game's German file left out of a commit: the loader reads the files there are, so German
+    # boards were English while the check said the catalogues were up to date. The extractor
+    # writes the missing file (untranslated, for the translator), in the game's own folder here.
+    copy = tmp_path / "locales"
+    shutil.copytree(registry.get("oddoneout").catalogue_dir, copy)
+    (copy / "de" / "LC_MESSAGES" / "oddoneout.po").unlink()
+    real = extract._folder
+    monkeypatch.setattr(extract, "_folder", lambda area: copy if area == "oddoneout" else real(area))
+    assert main(["--check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"the area 'oddoneout' has no de catalogue ({copy / 'de' / 'LC_MESSAGES' / 'oddoneout.po'}): its"
+        " messages would show in English to de members; run python -m bot.i18n.extract, then translate it",
+        "out of date (oddoneout): run python -m bot.i18n.extract",
+    ]
+    assert main([]) == 0
+    written = read_area("de", copy / "de" / "LC_MESSAGES" / "oddoneout.po")
+    assert "Pick 1, 2 or 3." in written and not written["Pick 1, 2 or 3."].string
+    assert main(["--check"]) == 0
+
+
 @pytest.mark.parametrize("code", shipped())
 def test_each_plural_rule_is_cldrs_for_every_count_the_bot_shows(code):
     # "one" in CLDR is the first form; every other category ("many": round millions in French)
@@ -235,17 +289,39 @@ def test_each_area_has_its_own_file_in_every_language():
         assert {path.stem for path in po_files(code)} == names, code
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_a_message_in_two_areas_reads_the_same_in_both(code):
-    # The areas merge into one catalogue: the same English must not mean two things.
+def two_meanings(code: str, paths: list[Path]) -> list[str]:
+    """Each message that two of a language's area files translate differently, in words."""
     seen: dict[tuple[object, str | None], tuple[str, object]] = {}
-    for path in po_files(code):
+    found = []
+    for path in paths:
         for message in read_area(code, path):
             if not message.id:
                 continue
             key = (message.id, message.context)
-            if key in seen:
-                assert seen[key][1] == message.string, (
-                    f"{code}: {message.id!r} in {seen[key][0]} and {path.stem}"
+            if key in seen and seen[key][1] != message.string:
+                found.append(
+                    f"{code}: {message.id!r} is {seen[key][1]!r} in the area {seen[key][0]} and"
+                    f" {message.string!r} in {path.stem}: a message in two areas (a test game's"
+                    " included) must be translated the same in each, since a language's areas merge"
+                    " into one catalogue and only one of the two would be shown"
                 )
-            seen[key] = (path.stem, message.string)
+            seen.setdefault(key, (path.stem, message.string))
+    return found
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_message_in_two_areas_reads_the_same_in_both(code):
+    assert two_meanings(code, po_files(code)) == []
+
+
+def test_a_message_translated_two_ways_is_told_the_rule(tmp_path):
+    for area, german in (("ring", "Punkte"), ("session", "Zähler")):
+        catalog = Catalog(locale="de")
+        catalog.add("Scores", german)
+        with open(tmp_path / f"{area}.po", "wb") as f:
+            write_po(f, catalog)
+    assert two_meanings("de", [tmp_path / "ring.po", tmp_path / "session.po"]) == [
+        "de: 'Scores' is 'Punkte' in the area ring and 'Zähler' in session: a message in two areas"
+        " (a test game's included) must be translated the same in each, since a language's areas"
+        " merge into one catalogue and only one of the two would be shown"
+    ]

@@ -95,7 +95,10 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
             # The game comes back at the instant it stopped, and the computers' next moves were
             # saved with it, so the same moves are still to come.
             assert simcord_env.now() == stopped_at
-            assert simcord_env.bot.sessions.get(world.channel.id).plans == plans
+            assert simcord_env.bot.sessions.get(world.channel.id).plans == plans, (
+                f"{kind}: the computers' plans changed across the restart, {plans} before it and"
+                f" {simcord_env.bot.sessions.get(world.channel.id).plans} after: {WAITS_BY_VIEW}"
+            )
         await simcord_env.advance_time(3)
     assert restarted and simcord_env.bot.sessions.get(world.channel.id) is None
     # The board, not a computer Mime's emoji posted after it.
@@ -107,6 +110,55 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
     assert total == 1 and [r.user_id for r in rows] == [human.id]  # computers are never ranked
     past = (await storage.recent_games(world.guild.id))[0]
     assert list(past.names) == ["alice", "🤖 Robo 1", "🤖 Robo 2"]
+
+
+# The rules every computer policy keeps (docs/adding-a-game.md), said when a test finds one broken.
+THINK_MS = 1000
+THINKS = f"every computer plan waits at least {THINK_MS:,} ms, as a person would (no instant moves)"
+FOLLOWS = "a computer's plan follows from its view, legal actions, generator and memory alone"
+WAITS_BY_VIEW = (
+    "a computer waits (plan returns None) or acts by its view and legal actions, never by its random"
+    " generator: the session layer asks a waiting computer again, with a new generator, whenever the"
+    " game is saved (a press, a timer, a database retry, the save before a restart), so one that"
+    " waits by chance decides differently after a restart"
+)
+
+
+def checked_plan(kind, plan, view, legal, step):
+    """``plan(view, legal, rng)`` for one state, held to the rules above; the plan it made."""
+    made = plan(view, legal, random.Random(step))
+    assert made == plan(view, legal, random.Random(step)), f"{kind}: {FOLLOWS}: one state gave two plans"
+    for other in range(1, 4):  # other generators: the same choice to wait or to act
+        also = plan(view, legal, random.Random(step + 1000 * other))
+        assert (made is None) == (also is None), (
+            f"{kind}: {WAITS_BY_VIEW}; in one state it planned {made} and {also} by two generators"
+        )
+    if made is not None:
+        assert made[0] >= THINK_MS, f"{kind}: {THINKS}; it planned {made[1]} after {made[0]} ms"
+    return made
+
+
+def test_a_computer_that_breaks_a_rule_is_told_the_rule():
+    legal = [{"type": "tap"}]
+
+    def hasty(view, legal, rng):
+        return 500, legal[0]
+
+    def moody(view, legal, rng):  # waits by a coin toss
+        return None if rng.random() < 0.5 else (2000, legal[0])
+
+    counting = iter(range(1000, 9000, 500))
+
+    def restless(view, legal, rng):  # a plan from something besides its arguments
+        return next(counting), legal[0]
+
+    with pytest.raises(AssertionError, match="at least 1,000 ms, as a person would .* after 500 ms"):
+        checked_plan("ring", hasty, {}, legal, 0)
+    with pytest.raises(AssertionError, match=r"never by its random generator: .* after a restart"):
+        for step in range(20):
+            checked_plan("ring", moody, {}, legal, step)
+    with pytest.raises(AssertionError, match="follows from its view, legal actions, generator and memory"):
+        checked_plan("ring", restless, {}, legal, 0)
 
 
 @pytest.mark.parametrize("kind", COGS)
@@ -129,16 +181,16 @@ def test_a_computer_s_move_depends_only_on_what_its_seat_may_see(kind):
                 if not legal:
                     continue
                 view = engine.view(seat)
-                made = computers.plan(kind, view, legal, random.Random(step))
                 # The same view and legal actions give the same plan, whatever else the engine holds.
-                assert made == computers.plan(kind, view, legal, random.Random(step))
+                made = checked_plan(kind, lambda *asked: computers.plan(kind, *asked), view, legal, step)
                 if made is None:
                     continue
                 delay, action = made
-                assert delay >= 1000  # human-like: no instant moves
                 if action["type"] == computers.SAY:
                     continue  # said in the channel (a Masks Mime's emoji), not applied
-                assert action in legal
+                assert action in legal, (
+                    f"{kind}: a computer's action must be one of its legal actions: {action}"
+                )
                 deadline = engine.next_deadline()
                 if deadline is not None and now + delay >= deadline:
                     break  # time runs out first

@@ -4,6 +4,7 @@ is refused by name, at start-up, and never handled by another game's code."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
 
 import pytest
@@ -21,23 +22,59 @@ from bot.games.kabuki.engine import KabukiEngine
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_scan_finds_the_three_games_in_the_order_members_see_them():
-    assert [(g.id, g.title) for g in registry.builtin().values()] == [
-        ("kabuki", "Kabuki"),
-        ("masks", "Island of Monster Masks"),
-        ("kingdom", "Death Over the Kingdom"),
-    ]
+def test_the_scan_finds_every_game_package_in_the_order_members_see_them():
+    # Every package under bot/games/ is a game, whatever its name: a new one is found here by
+    # being there. The games ORDER names come first, as /help and the game: choices list them.
+    packages = sorted(path.parent.name for path in (ROOT / "bot" / "games").glob("*/__init__.py"))
+    found = registry.builtin()
+    assert sorted(game.package.rpartition(".")[2] for game in found.values()) == packages
+    named = [id for id in registry.ORDER if id in found]
+    assert list(found) == named + sorted(set(found) - set(named))
+    assert all(game.title and registry.members_play(game) for game in found.values())
 
 
 @pytest.mark.parametrize("game", registry.games().values(), ids=lambda g: g.id)
 def test_every_registered_game_is_whole_and_has_its_rules_document(game):
-    assert registry.missing(game) == []
-    assert (ROOT / game.rules).is_file()
+    # Members' games with every optional part too (registry.OPTIONAL), and every rules document
+    # where the descriptor says: missing() says which, and stops the bot's start with it.
+    assert registry.missing(game) == [], f"{game.id}: {registry.missing(game)}"
 
 
-@pytest.mark.parametrize("game", registry.builtin().values(), ids=lambda g: g.id)
-def test_every_game_members_play_has_every_optional_part_too(game):
-    assert None not in (game.history, game.checker, game.computers, game.simulator)
+def test_a_game_members_play_without_an_optional_part_is_refused_naming_it():
+    kabuki = registry.get("kabuki")
+    refused = registry.missing(dataclasses.replace(kabuki, computers=None, simulator=None))
+    assert refused == [
+        "no computers and no simulator: a game under bot/games/ is played by members, so it needs every"
+        " one of history, checker, computers, simulator (they are optional only for a test's or a"
+        " plugin's game)"
+    ]
+    # A test's game may leave all four out: Tap has none of them.
+    assert None is TAP.history is TAP.checker is TAP.computers is TAP.simulator
+    assert registry.missing(TAP) == [] and not registry.members_play(TAP)
+
+
+async def test_a_wrong_rules_path_stops_the_start_naming_the_game_and_the_path():
+    wrong = dataclasses.replace(TAP, rules="docs/tap.md")
+    assert registry.missing(wrong) == [
+        f"its rules document 'docs/tap.md' does not exist (the path is relative to {ROOT})"
+    ]
+    config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
+    with pytest.raises(
+        registry.GameError, match=r"the game 'tap' \(.*\) is incomplete: its rules document 'docs/tap.md'"
+    ):
+        await create_bot(config, games=[wrong]).load_cogs()
+
+
+async def test_the_start_says_what_a_game_without_optional_parts_goes_without(caplog):
+    # Nothing refuses a test's or a plugin's game without them, so its author reads it here.
+    config = Config(token=None, database_path=":memory:", dev_guild_id=None, log_level="INFO", shard_count=1)
+    with caplog.at_level(logging.INFO, logger="bot.app.client"):
+        await create_bot(config, games=[TAP, registry.get("kabuki")]).load_cogs()
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("the game ")]
+    assert said == [
+        "the game 'tap' (Tap) has no record of its finished games (/replay and verify have none of"
+        " it); no Add computer in its lobby; no simulator (python -m bot simulate tap says so)"
+    ]
 
 
 def test_an_unknown_id_is_refused_naming_the_close_matches():

@@ -140,10 +140,34 @@ def test_a_wrong_commitment_fails(record):
     assert not verdict.verified and "is not SHA-256 of salt:seed" in verdict.summary
 
 
+# A game's record states its outcome, so that verify can refuse a record whose result was
+# changed (its standings would otherwise rest on a forged result): these tests change it.
+SCORES = (
+    "a game's record (its history's log_record, as its simulator writes it) must carry \"scores\","
+    " each seat's final score as a list of numbers, which its history's rerun or its checker compares"
+    " with the log"
+)
+
+
+def final_scores(rec) -> list:
+    """A registered game's record's ``scores``, which a test may change; the rule if it has none."""
+    scores = rec.get("scores")
+    assert isinstance(scores, list) and scores and all(isinstance(s, int | float) for s in scores), (
+        f"{rec.get('game')}: {SCORES}; this record has {scores!r} (its keys: {', '.join(rec)})"
+    )
+    return scores
+
+
+def test_a_record_without_scores_is_told_the_rule():
+    rule = r"ring: a game's record .* must carry \"scores\", .* \(its keys: game, log\)"
+    with pytest.raises(AssertionError, match=rule):
+        final_scores({"game": "ring", "log": []})
+
+
 def test_a_changed_outcome_fails_even_with_a_true_deal(record):
     rec = copy.deepcopy(record)
     if rec["game"] not in RECORDS:  # a registered game's record keeps its final scores
-        rec["scores"][0] += 1
+        final_scores(rec)[0] += 1
     elif rec["game"] == "kabuki":
         rec["totals"][0] += 1
         rec["log"][-1]["totals"][0] += 1
@@ -151,7 +175,7 @@ def test_a_changed_outcome_fails_even_with_a_true_deal(record):
         rec["counts"][0] += 1
     else:
         rec["standings"]["tokens"][0] += 1
-    assert not verify(rec).verified
+    assert not verify(rec).verified, f"{rec['game']}: verify took a record whose outcome was changed"
 
 
 def test_every_step_replays_to_the_finished_game(record):

@@ -64,7 +64,6 @@ class KabukiCog(
     engine_cls = KabukiEngine
     rules_summary = RULES
     score_label = "VP"
-    score_label_one = "VP"
 
     @app_commands.command(name="new", description="Open a Kabuki lobby in this channel")
     @app_commands.describe(

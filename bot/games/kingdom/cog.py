@@ -73,7 +73,6 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     engine_cls = KingdomEngine
     rules_summary = RULES
     score_label = "tokens"
-    score_label_one = "token"
     panel_presses = render.PANEL_PRESSES
 
     async def cog_load(self) -> None:

@@ -104,7 +104,6 @@ class MasksCog(
 ):
     engine_cls = MasksEngine
     score_label = "cards"
-    score_label_one = "card"
     rules_summary = RULES
 
     async def cog_load(self) -> None:
