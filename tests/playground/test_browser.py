@@ -240,9 +240,14 @@ def test_two_pages_see_a_placement_at_once_and_a_stop_in_its_grace_wins(request)
                 assert len(timings) <= 10, "no card repeated"  # 10 masks: the 11th card repeats one
             # The footer's lines stay apart, as Discord shows them (joined by " · " on the page).
             footer = re.search(r"\S+ Shuffle commitment \(SHA-256\)", other.message(board)["text"])
+            placed = playground.call(lambda: len(engine.log))
             other.click(board, lambda label: label.endswith("Stop!"), "Stop!")
+            # The Stop! in the log, not the reveal on show: the reveal lasts a second, which a poll
+            # on a busy machine can miss between two looks.
             wait_until(
-                lambda: playground.call(lambda: engine.reveal is not None), CATCH_UP_SECONDS, "the reveal"
+                lambda: playground.call(lambda: any(e["e"] == "stop" for e in engine.log[placed:])),
+                CATCH_UP_SECONDS,
+                "the Stop! judged",
             )
             log = playground.call(lambda: [dict(entry) for entry in engine.log])
             unavailable = {name: driver.unavailable_media() for name, driver in drivers.items()}
