@@ -196,12 +196,16 @@ async def make_bot(db_path: Path, database: dict[str, str]):
 
     def make(games=None, **settings) -> GameBot:
         config = Config(
-            token=None,
-            database_path=str(db_path),
-            dev_guild_id=None,
-            log_level="INFO",
-            # SimCord needs a shard count; a real run may ask Discord for one.
-            **{"shard_count": 1, **database, **settings},
+            **{
+                "token": None,
+                "database_path": str(db_path),
+                "dev_guild_id": None,
+                "log_level": "INFO",
+                # SimCord needs a shard count; a real run may ask Discord for one.
+                "shard_count": 1,
+                **database,
+                **settings,
+            }
         )
         # The games it runs: ids of registered games or descriptors (the test-only Tap by default).
         bot = create_bot(config, games=[TAP] if games is None else games)
@@ -213,6 +217,8 @@ async def make_bot(db_path: Path, database: dict[str, str]):
     # the test's event loop.
     for bot in made:
         bot.metrics.stop()
+        if bot.table_server is not None:  # the Activity's server and its client session
+            await bot.table_server.stop()
         storage = getattr(bot, "storage", None)
         if storage is not None:
             await storage.close()

@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.activity import entry_point
+from bot.activity.server import ActivityServer
 from bot.app.config import Config
 from bot.games import registry
 from bot.games.registry import GameDescriptor
@@ -87,6 +89,8 @@ class GameBot(commands.AutoShardedBot):
         self.games = games_of(games)
         self.storage: Storage
         self.tree.on_error = self._on_tree_error
+        # The Activity's page and sockets (bot/activity), when the app's client id and secret are set.
+        self.table_server = ActivityServer(self, config) if config.activity else None
 
     def title_of(self, kind: str) -> str:
         cog = self.game_cogs.get(kind)
@@ -117,6 +121,8 @@ class GameBot(commands.AutoShardedBot):
             port=config.metrics_port, host=config.metrics_host, health_log_s=config.health_log_s
         )
         await self._sync_commands()
+        if self.table_server is not None:
+            await self.table_server.start()
         tune_garbage_collector()
 
     async def load_cogs(self) -> None:
@@ -169,6 +175,10 @@ class GameBot(commands.AutoShardedBot):
             guild = discord.Object(id=self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+        elif self.config.activity:
+            # Not tree.sync(): Discord refuses an overwrite without the Activity's Entry Point.
+            assert self.application_id is not None
+            await entry_point.sync_global(self.tree, self.http, self.application_id)
         else:
             await self.tree.sync()
 
@@ -183,6 +193,8 @@ class GameBot(commands.AutoShardedBot):
                 if session.timer is not None:
                     session.timer.cancel()
             log.info("stopping: %d open game(s) saved, %d still waiting on the database", saved, waiting)
+        if self.table_server is not None:
+            await self.table_server.stop()  # its pages reconnect to the next process
         self.publishers.close()
         for cog in self.game_cogs.values():
             cog.pings.close()

@@ -10,6 +10,11 @@ from dotenv import load_dotenv
 from bot.storage import Shards, is_postgres_url
 
 HEALTH_LOG_S = 300.0  # the health line's period when there is no metrics endpoint
+DISCORD_API = "https://discord.com/api/v10"
+ACTIVITY_PORT = 8080
+# A ticket opens a page's socket (bot/activity/tickets.py): long enough for a page to load and
+# reconnect, short enough that one copied out of a closed page soon opens nothing.
+ACTIVITY_TICKET_S = 600
 
 
 class ConfigError(ValueError):
@@ -28,6 +33,18 @@ class Config:
     metrics_port: int | None = None
     metrics_host: str = "0.0.0.0"
     health_log_s: float | None = None  # None: no health line (tests); from_env sets it
+    # The Activity (bot/activity): served only when the app's client id and secret are both set.
+    client_id: int | None = None
+    client_secret: str | None = None
+    activity_host: str = "127.0.0.1"  # behind a TLS proxy on the same machine (README)
+    activity_port: int = ACTIVITY_PORT
+    discord_api: str = DISCORD_API  # Discord's HTTP API; the tests point it at a stand-in
+    activity_ticket_s: int = ACTIVITY_TICKET_S
+
+    @property
+    def activity(self) -> bool:
+        """Whether this process serves the Activity."""
+        return self.client_id is not None and bool(self.client_secret)
 
     @property
     def database(self) -> str:
@@ -59,6 +76,16 @@ class Config:
             if max(ids) >= count:
                 raise ConfigError(f"SHARD_IDS go from 0 to SHARD_COUNT - 1 ({count - 1}); got {max(ids)}.")
         port = _number("METRICS_PORT", minimum=1, maximum=65535)
+        client_id = _number("DISCORD_CLIENT_ID", minimum=1)
+        client_secret = os.getenv("DISCORD_CLIENT_SECRET", "").strip() or None
+        if (client_id is None) != (client_secret is None):
+            raise ConfigError(
+                "The Activity needs both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (developer portal → "
+                "your app → OAuth2); leave both empty to run without it."
+            )
+        api = os.getenv("DISCORD_API_BASE", "").strip() or DISCORD_API
+        if not api.startswith(("https://", "http://")):
+            raise ConfigError(f"DISCORD_API_BASE must be an http(s) address; got {api!r}.")
         return cls(
             token=os.getenv("DISCORD_TOKEN", "").strip() or None,
             database_path=os.getenv("DATABASE_PATH", "").strip() or "data/bot.db",
@@ -70,6 +97,13 @@ class Config:
             metrics_port=port,
             metrics_host=os.getenv("METRICS_HOST", "").strip() or "0.0.0.0",
             health_log_s=None if port is not None else HEALTH_LOG_S,
+            client_id=client_id,
+            client_secret=client_secret,
+            activity_host=os.getenv("ACTIVITY_HOST", "").strip() or "127.0.0.1",
+            activity_port=_number("ACTIVITY_PORT", minimum=1, maximum=65535) or ACTIVITY_PORT,
+            discord_api=api,
+            activity_ticket_s=_number("ACTIVITY_TICKET_SECONDS", minimum=30, maximum=86400)
+            or ACTIVITY_TICKET_S,
         )
 
 

@@ -10,7 +10,20 @@ from bot import __main__ as cli
 from bot.app.config import HEALTH_LOG_S, Config, ConfigError, parse_shard_ids
 from bot.storage import Shards, Storage, StorageUnavailable, redacted
 
-SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT", "METRICS_HOST")
+SETTINGS = (
+    "DATABASE_URL",
+    "DATABASE_PATH",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "METRICS_PORT",
+    "METRICS_HOST",
+    "DISCORD_CLIENT_ID",
+    "DISCORD_CLIENT_SECRET",
+    "ACTIVITY_HOST",
+    "ACTIVITY_PORT",
+    "DISCORD_API_BASE",
+    "ACTIVITY_TICKET_SECONDS",
+)
 
 
 @pytest.fixture
@@ -32,6 +45,37 @@ def test_nothing_configured_means_sqlite_every_shard_and_a_health_line(env):
     assert config.database == "data/bot.db" and config.database_url is None
     assert config.shard_count is None and config.shards() is None  # Discord's count, all here
     assert config.metrics_port is None and config.health_log_s == HEALTH_LOG_S
+
+
+def test_without_the_app_s_client_id_and_secret_there_is_no_activity(env):
+    config = env()
+    assert not config.activity and config.client_id is None
+    assert config.discord_api == "https://discord.com/api/v10"
+
+
+def test_the_activity_is_served_with_both_client_id_and_secret(env):
+    config = env(DISCORD_CLIENT_ID="123456789012345678", DISCORD_CLIENT_SECRET="s3cret", ACTIVITY_PORT="9000")
+    assert config.activity and (config.client_id, config.client_secret) == (123456789012345678, "s3cret")
+    assert (config.activity_host, config.activity_port) == ("127.0.0.1", 9000)
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"DISCORD_CLIENT_ID": "123"}, "needs both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"),
+        ({"DISCORD_CLIENT_SECRET": "s"}, "needs both DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"),
+        (
+            {"DISCORD_CLIENT_ID": "app", "DISCORD_CLIENT_SECRET": "s"},
+            "DISCORD_CLIENT_ID must be a whole number",
+        ),
+        ({"DISCORD_API_BASE": "discord.com/api"}, "DISCORD_API_BASE must be an http"),
+        ({"ACTIVITY_PORT": "70000"}, "ACTIVITY_PORT must be a whole number, 1–65535"),
+        ({"ACTIVITY_TICKET_SECONDS": "5"}, "ACTIVITY_TICKET_SECONDS must be a whole number, 30–86400"),
+    ],
+)
+def test_activity_settings_the_bot_cannot_run_with_are_refused(env, values, said):
+    with pytest.raises(ConfigError, match=said):
+        env(**values)
 
 
 def test_a_postgresql_url_selects_postgresql(env):
