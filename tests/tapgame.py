@@ -18,9 +18,10 @@ from discord import app_commands
 from bot.engine import Dice, Event, GameEngine, IllegalAction, Result
 from bot.games.registry import GameDescriptor
 from bot.glue.board import Board
-from bot.glue.components import GameButton, Press
+from bot.glue.components import GameButton
 from bot.i18n import NN_
-from bot.session.gamecog import GameCog, reply_private
+from bot.session.gamecog import GameCog
+from bot.session.press import Move
 from bot.session.sessions import Session
 
 HURRY_MS = 5_000
@@ -168,13 +169,13 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
             return {"content": "You winked; nobody saw it."}
         return None
 
-    async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
-    ) -> bool:
-        if press.name != "peek":
+    async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
+        if move.press.name != "peek":
             return False
         assert session.engine is not None
-        await reply_private(interaction, f"Your secret number is {session.engine.view(seat)['secret']}.")
+        await self.send_panel(
+            move, session, {"content": f"Your secret number is {session.engine.view(seat)['secret']}."}
+        )
         return True
 
 

@@ -29,12 +29,12 @@ from bot.glue.interactions import message_id, on_ephemeral
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
-from bot.i18n import DEFAULT, N_, private_locale, t, tn
+from bot.i18n import DEFAULT, N_, t, tn
 from bot.session import computers
 from bot.session.guarded import SAVE, describe
 from bot.session.lobby import ENDING_WAITS as ENDING_WAITS  # said by cogs/general.py
 from bot.session.lobby import LOBBY_PRESSES, Lobby
-from bot.session.overload import shed
+from bot.session.press import Answer, Move
 from bot.session.publisher import Publisher, release
 from bot.session.recording import record
 from bot.session.rematch import with_play_again
@@ -232,11 +232,10 @@ class GameCog(Lobby, commands.GroupCog):
         """Keyword arguments for an ephemeral message telling ``seat`` a private event, or None."""
         return None
 
-    async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
-    ) -> bool:
-        """Answer a player's presses that only look (e.g. "My card"); return True if handled.
-        Non-players are refused before this is asked."""
+    async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
+        """Answer a player's presses that only look (e.g. "My card"), from either front-end
+        (``send_panel``, ``move.answer.private``); return True if handled. Non-players are refused
+        before this is asked."""
         return False
 
     def look_may_change_board(self, session: Session, seat: int) -> bool:
@@ -262,43 +261,49 @@ class GameCog(Lobby, commands.GroupCog):
     # ------------------------------------------------------------------ presses
 
     async def on_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
-        seat = session.seat_of(interaction.user.id)
-        mine = private_locale(interaction)
+        """A press on a Discord message (routed by ``GameBot.route_press``)."""
+        await self.take(session, Move.of(interaction, press))
+
+    async def take(self, session: Session, move: Move) -> None:
+        """A member's press, from a Discord message or an Activity page: the lobby's, a look,
+        or a move applied to the engine under the session's lock, then saved, published and
+        answered (``_after_change``). Refused privately, and changing nothing, when it cannot be."""
+        seat = session.seat_of(move.member_id)
+        mine = move.locale
+        answer = move.answer
         if session.status == LOBBY:
-            if press.name not in LOBBY_PRESSES:
-                return await self._refuse(
-                    interaction, "not_started", t(mine, "The game has not started yet.")
-                )
+            if move.press.name not in LOBBY_PRESSES:
+                return await self._refuse(answer, "not_started", t(mine, "The game has not started yet."))
             async with session.lock:
-                if shed(interaction, self.bot.metrics, self.kind):
+                if answer.shed(self.bot.metrics, self.kind):
                     return  # waited too long for the lock: not taken (bot.session.overload)
                 if not self._alive(session, LOBBY):
-                    return await self._refuse(interaction, "closed", t(mine, "This lobby is closed."))
-                return await self._lobby_press(interaction, session, press)
+                    return await self._refuse(answer, "closed", t(mine, "This lobby is closed."))
+                return await self._lobby_press(move, session)
         if seat is None:
-            return await self._refuse(interaction, "not_player", t(mine, "You are not playing in this game."))
+            return await self._refuse(answer, "not_player", t(mine, "You are not playing in this game."))
+        interaction = move.interaction
         behind = self.look_may_change_board(session, seat)
-        if await self.handle_query(interaction, session, seat, press):
+        if await self.handle_query(move, session, seat):
             await self._heal(session, behind)
+            await answer.acknowledge()
             return
         async with session.lock:
-            if shed(interaction, self.bot.metrics, self.kind):
+            if answer.shed(self.bot.metrics, self.kind):
                 return  # waited too long for the lock: not taken (bot.session.overload)
             if not self._alive(session, PLAYING):
-                return await self._refuse(interaction, "closed", t(mine, "This game is over."))
+                return await self._refuse(answer, "closed", t(mine, "This game is over."))
             assert session.engine is not None
             # Deadlines due by now fire first (a race closed while its timer was still waking),
             # so the press meets the state the players see.
             events = session.engine.advance(now_ms())
             try:
-                action = self.action_for(session, seat, press)
-                events += session.engine.apply(seat, action, snowflake_ms(interaction.id))
+                action = self.action_for(session, seat, move.press)
+                events += session.engine.apply(seat, action, move.at_ms)
             except IllegalAction as refusal:
                 # A text field is a message id too (a monster's name), so it speaks the language.
-                locale = private_locale(interaction)
-                fields = {k: t(locale, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
-                text = t(locale, refusal.message, **fields)
-                await self._refuse(interaction, "illegal", text)
+                fields = {k: t(mine, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
+                await self._refuse(answer, "illegal", t(mine, refusal.message, **fields))
                 if events:
                     await self._after_change(session, events)
                 else:
@@ -306,8 +311,9 @@ class GameCog(Lobby, commands.GroupCog):
                     # press as out of date: draw it again (nothing is sent if it is current).
                     await self._publish(session, self.board_again(session))
                 return
-            session.last_interaction[seat] = SeatToken.of(interaction)
-            await self._after_change(session, events, interaction, presser=seat)
+            if interaction is not None:
+                session.last_interaction[seat] = SeatToken.of(interaction)
+            await self._after_change(session, events, interaction, presser=seat, answer=answer)
 
     async def _heal(self, session: Session, behind: bool) -> None:
         """After a press that only looked (*My card*): the board as the game is now, sent only if
@@ -322,10 +328,13 @@ class GameCog(Lobby, commands.GroupCog):
             if self._alive(session, PLAYING):
                 await self._publish(session, self.board_again(session))
 
-    async def _refuse(self, interaction: discord.Interaction, reason: str, text: str) -> None:
+    async def _refuse(self, to: Answer | discord.Interaction, reason: str, text: str) -> None:
         """Tell only the presser why their press changed nothing; counted by reason in the metrics."""
         self.bot.metrics.refused(self.kind, reason)
-        await reply_private(interaction, text)
+        if isinstance(to, Answer):
+            await to.private(text)
+        else:
+            await reply_private(to, text)
 
     @staticmethod
     def bound(session: Session, message: dict[str, Any]) -> dict[str, Any]:
@@ -335,17 +344,24 @@ class GameCog(Lobby, commands.GroupCog):
             bind(view.children, session.tag)
         return message
 
-    async def send_panel(
-        self, interaction: discord.Interaction, session: Session, message: dict[str, Any]
-    ) -> None:
-        """A private panel as the answer to ``interaction``, its controls bound to this game: a
-        game that sends a panel itself sends it here. Its view is emptied once sent, refused or
-        not (``release``): its items point back at it, a cycle a full collection may freeze while
+    async def send_panel(self, move: Move, session: Session, message: dict[str, Any]) -> None:
+        """A private panel as the answer to ``move``, its controls bound to this game: a game
+        that sends a panel itself sends it here. On Discord it is the interaction's answer, and
+        the seat's token is kept, so what reaches the seat later can follow it; on a page, a
+        private frame on the member's socket. Its view is emptied once sent, refused or not
+        (``release``): its items point back at it, a cycle a full collection may freeze while
         the request is awaited, and then never free (``bot.ops.gc_tuning``)."""
+        interaction = move.interaction
+        if interaction is None:
+            await move.answer.news(self.bound(session, message))
+            return
         try:
             await send_private(interaction, **self.bound(session, message))
         finally:
             release(message)
+        seat = session.seat_of(move.member_id)
+        if seat is not None:
+            session.last_interaction[seat] = SeatToken.of(interaction)
 
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
@@ -367,7 +383,10 @@ class GameCog(Lobby, commands.GroupCog):
         events: list[Event],
         interaction: discord.Interaction | None = None,
         presser: int | None = None,
+        answer: Answer | None = None,
     ) -> None:
+        """After the engine changed: the record or the save, the timer, the board published,
+        private news delivered, and the presser's ``answer`` (None for a timer's change)."""
         assert session.engine is not None
         computers.observe(session, events)  # before the computers plan their next moves
         saved = True
@@ -379,12 +398,15 @@ class GameCog(Lobby, commands.GroupCog):
             # Before the board: a board Discord refuses must not stop the game's clock.
             self.timers.arm(session)
             await self._publish(session, self.current_board(session), interaction)
-        await self._deliver(session, events, interaction, presser)
-        if not saved and interaction is not None and presser is not None:
+        await self._deliver(session, events, interaction, presser, answer)
+        if not saved and answer is not None and presser is not None:
             # The move stands (the board shows it) and its save waits on the database: the
             # presser is told just that, never "try again", which would meet their own move.
             note = t(session.seat_locale(presser), UNSAVED_MOVE)
-            await self._push(session, presser, interaction, {"content": note})
+            if interaction is not None:
+                await self._push(session, presser, interaction, {"content": note})
+            else:
+                await answer.private(note)
         if self._alive(session, PLAYING):
             await self._ping(session)
 
@@ -407,10 +429,12 @@ class GameCog(Lobby, commands.GroupCog):
         events: list[Event],
         interaction: discord.Interaction | None,
         presser: int | None,
+        answer: Answer | None = None,
     ) -> None:
         """Private events to their seats. The presser's first one is the press's own answer when the
         board did not change (see ``_publish``); a press that changed nothing anyone sees is still
-        acknowledged."""
+        acknowledged. A press from a page (``answer`` without an interaction) has its news on
+        the page's socket."""
         now = now_ms()
         refused = False
         for event in events:
@@ -418,6 +442,11 @@ class GameCog(Lobby, commands.GroupCog):
                 message = self.render_private(session, seat, event)
                 if message is None:
                     continue
+                if seat == presser and answer is not None and interaction is None:
+                    await answer.news(self.bound(session, message))
+                    continue
+                # The seat's open pages, if any: only theirs (bot.session.tables).
+                self.bot.publishers.tables.private(session, seat, self.bound(session, message))
                 if seat == presser and interaction is not None and not interaction.response.is_done():
                     refused |= not await self._push(session, seat, interaction, message, answer=True)
                     continue
@@ -441,6 +470,8 @@ class GameCog(Lobby, commands.GroupCog):
                     error.status,
                     error.code,
                 )
+        if answer is not None and interaction is None:
+            await answer.acknowledge()
         if refused and self._alive(session, PLAYING):
             # Without its token the seat counts as unreachable, and the board can say so.
             await self._publish(session, self.board_again(session))

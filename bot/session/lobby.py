@@ -15,11 +15,11 @@ from typing import Any
 import discord
 
 from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
-from bot.glue.clock import now_ms, snowflake_ms
-from bot.glue.components import Press
-from bot.glue.replies import is_moderator, message_link, reply_private
+from bot.glue.clock import now_ms
+from bot.glue.replies import message_link, reply_private
 from bot.i18n import N_, private_locale, t, tn
 from bot.session import computers
+from bot.session.press import Answer, Move
 from bot.session.publisher import release
 from bot.session.rematch import invitation
 from bot.session.sessions import LOBBY, PLAYING, ChannelBusy, Session
@@ -171,24 +171,22 @@ class Lobby:
         board.content = invitation(session)
         return board
 
-    async def _lobby_press(self, interaction: discord.Interaction, session: Session, press: Press) -> None:
-        user = interaction.user
-        mine = private_locale(interaction)
+    async def _lobby_press(self, move: Move, session: Session) -> None:
+        member, press, answer = move.member_id, move.press, move.answer
+        mine = move.locale
         if press.name == "join":
-            if session.seat_of(user.id) is not None:
-                return await self._refuse(
-                    interaction, "lobby", t(mine, "You already have a seat in this lobby.")
-                )
+            if session.seat_of(member) is not None:
+                return await self._refuse(answer, "lobby", t(mine, "You already have a seat in this lobby."))
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
-                return await self._refuse(interaction, "lobby", t(mine, "This lobby is full."))
-            session.players.append(user.id)
-            session.names[user.id] = user.display_name
+                return await self._refuse(answer, "lobby", t(mine, "This lobby is full."))
+            session.players.append(member)
+            session.names[member] = move.member_name
         elif press.name == "leave":
-            if session.seat_of(user.id) is None:
-                return await self._refuse(interaction, "lobby", t(mine, "You are not in this lobby."))
-            if user.id == session.host_id:
+            if session.seat_of(member) is None:
+                return await self._refuse(answer, "lobby", t(mine, "You are not in this lobby."))
+            if member == session.host_id:
                 return await self._refuse(
-                    interaction,
+                    answer,
                     "lobby",
                     t(
                         mine,
@@ -196,35 +194,36 @@ class Lobby:
                         cancel=t(mine, CANCEL),
                     ),
                 )
-            session.players.remove(user.id)
+            session.players.remove(member)
         elif press.name in ("add_computer", "remove_computer"):
-            refusal = self._seat_computer(interaction, session, add=press.name == "add_computer")
+            refusal = self._seat_computer(move, session, add=press.name == "add_computer")
             if refusal is not None:
                 return await self._refuse(
-                    interaction, "lobby", t(mine, refusal, game=game_title(mine, self.title))
+                    answer, "lobby", t(mine, refusal, game=game_title(mine, self.title))
                 )
         elif press.name in ("start", "cancel"):
-            if user.id != session.host_id and not is_moderator(interaction):
+            if member != session.host_id and not move.moderator:
                 if press.name == "start":
                     text = t(mine, "Only the host or a moderator can start this game.")
                 else:
                     text = t(mine, "Only the host or a moderator can cancel this game.")
-                return await self._refuse(interaction, "lobby", text)
+                return await self._refuse(answer, "lobby", text)
             if press.name == "cancel":
-                cancelled = t(session.locale, "Lobby cancelled by {name}.", name=user.display_name)
-                return await self._close(session, cancelled, interaction)
-            return await self._start(interaction, session)
+                cancelled = t(session.locale, "Lobby cancelled by {name}.", name=move.member_name)
+                return await self._close(session, cancelled, answer)
+            return await self._start(move, session)
         session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
         await self._save(session)
-        await self._publish(session, self._lobby(session), interaction)
+        await self._publish(session, self._lobby(session), move.interaction)
         self.timers.arm(session)
+        await answer.acknowledge()
 
-    def _seat_computer(self, interaction: discord.Interaction, session: Session, *, add: bool) -> str | None:
+    def _seat_computer(self, move: Move, session: Session, *, add: bool) -> str | None:
         """Seat a computer player, or unseat the last one; the refusal to show, if any (a message
         id with a ``{game}`` field at most)."""
         if not computers.plays(self.kind):
             return N_("{game} has no computer players.")
-        if interaction.user.id != session.host_id and not is_moderator(interaction):
+        if move.member_id != session.host_id and not move.moderator:
             return N_("Only the host or a moderator can add or remove computer players.")
         seated = [user for user in session.players if computers.is_computer(user)]
         if add:
@@ -239,26 +238,27 @@ class Lobby:
             session.players.remove(seated[-1])
         return None
 
-    async def _start(self, interaction: discord.Interaction, session: Session) -> None:
+    async def _start(self, move: Move, session: Session) -> None:
         count = len(session.players)
         engine = self.engine_cls
         low, high = engine.players_range(session.options)
+        mine = move.locale
         if not low <= count <= high:
             text = tn(
-                private_locale(interaction),
+                mine,
                 "{game} needs {low}–{high} players; {n} seated.",
                 "{game} needs {low}–{high} players; {n} seated.",
                 count,
-                game=game_title(private_locale(interaction), self.title),
+                game=game_title(mine, self.title),
                 low=low,
                 high=high,
             )
-            return await self._refuse(interaction, "lobby", text)
-        now = snowflake_ms(interaction.id)
+            return await self._refuse(move.answer, "lobby", text)
+        now = move.at_ms
         try:
             session.engine = engine.new(count, session.seed, session.options, now)
         except ValueError as error:
-            return await self._refuse(interaction, "lobby", str(error))
+            return await self._refuse(move.answer, "lobby", str(error))
         session.status = PLAYING
         session.started_at = now
         session.lobby_deadline = None
@@ -266,19 +266,20 @@ class Lobby:
         # Waiting for the disk: a server crash taking this save back would bring the game back
         # after a restart as its lobby, where a close records nothing (docs/operations.md).
         await self._save(session, durable=True)
-        await self._publish(session, self.render_board(session), interaction)
+        await self._publish(session, self.render_board(session), move.interaction)
         await self.on_game_start(session)
         self.timers.arm(session)
+        await move.answer.acknowledge()
 
-    async def _close(
-        self, session: Session, text: str, interaction: discord.Interaction | None = None
-    ) -> None:
+    async def _close(self, session: Session, text: str, answer: Answer | None = None) -> None:
         closing = self.bot.guard.write(
             session, "close", lambda: self._forget(session), again=lambda: self._close(session, text)
         )
         if not await closing:
-            if interaction is not None:  # the Cancel press: told it waits, never left unanswered
-                await reply_private(interaction, t(private_locale(interaction), ENDING_WAITS))
+            if answer is not None:  # the Cancel press: told it waits, never left unanswered
+                await answer.private(t(answer.locale, ENDING_WAITS))
             return
         title = t(session.locale, "{game} — lobby closed", game=game_title(session.locale, self.title))
-        await self._publish(session, closed_board(title, text), interaction)
+        await self._publish(session, closed_board(title, text), answer.interaction if answer else None)
+        if answer is not None:
+            await answer.acknowledge()

@@ -22,9 +22,10 @@ from bot.games.limits import LONGEST_TURN_S
 from bot.glue.board import Board, drawn, sign
 from bot.glue.clock import now_ms
 from bot.glue.components import Press
-from bot.i18n import DEFAULT, N_, duration, private_locale, t
+from bot.i18n import DEFAULT, N_, duration, t
 from bot.session.gamecog import GameCog, unreachable
-from bot.session.sessions import SeatToken, Session
+from bot.session.press import Move
+from bot.session.sessions import Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
 REVEAL_MS = 20_000
@@ -239,18 +240,14 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         (``_unreached_notes``); their look gives them a fresh token, and the note goes."""
         return unreachable(session, seat, now_ms())
 
-    async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
-    ) -> bool:
-        if press.name != "card":
+    async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
+        if move.press.name != "card":
             return False
         assert session.engine is not None
         view = session.engine.view(seat)
-        locale = private_locale(interaction)
-        message = render.my_card_message(view, self._names(session), session.channel_id, locale)
-        await self.send_panel(interaction, session, message)
-        # A fresh token: cards handed to this player later can reach them through it.
-        session.last_interaction[seat] = SeatToken.of(interaction)
+        message = render.my_card_message(view, self._names(session), session.channel_id, move.locale)
+        # On Discord its token is kept too: cards handed to this player later reach them through it.
+        await self.send_panel(move, session, message)
         return True
 
 

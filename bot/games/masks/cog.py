@@ -24,9 +24,10 @@ from bot.games.masks.players import SKILLS
 from bot.glue.board import Board, drawn, sign
 from bot.glue.clock import now_ms
 from bot.glue.components import Press
-from bot.i18n import DEFAULT, N_, number, private_locale, t
+from bot.i18n import DEFAULT, N_, number, t
 from bot.session import computers
-from bot.session.gamecog import GameCog, reply_private, unreachable
+from bot.session.gamecog import GameCog, unreachable
+from bot.session.press import Answer, Move
 from bot.session.sessions import PLAYING, SeatToken, Session
 
 log = logging.getLogger(__name__)
@@ -289,26 +290,21 @@ class MasksCog(
             return {"type": "end_guessing", "turn": int(press.arg)}
         raise IllegalAction(N_("That button is not part of this board."))
 
-    async def handle_query(
-        self, interaction: discord.Interaction, session: Session, seat: int, press: Press
-    ) -> bool:
-        if press.name != masks_board.CARD:
+    async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
+        if move.press.name != masks_board.CARD:
             return False
         assert session.engine is not None  # a lobby never gets here: its presses are refused first
         view = session.engine.view(seat)
-        locale = private_locale(interaction)
+        locale = move.locale
         if view["role"] != "mime":
-            await reply_private(
-                interaction, t(locale, "Only the Mime can look at the secret card. Watch them and slap!")
+            await move.answer.private(
+                t(locale, "Only the Mime can look at the secret card. Watch them and slap!")
             )
         elif view.get("card") is None:
-            await reply_private(
-                interaction, t(locale, "The card is revealed already; the next Mime draws soon.")
-            )
+            await move.answer.private(t(locale, "The card is revealed already; the next Mime draws soon."))
         else:
             message = masks_board.card_message(view["card"], view["card_name"], view["turn"], locale)
-            await reply_private(interaction, message.pop("content"), **message)
-            session.last_interaction[seat] = SeatToken.of(interaction)  # the Mime has the card
+            await self.send_panel(move, session, message)  # the Mime has the card
         return True
 
     async def _deliver(
@@ -317,6 +313,7 @@ class MasksCog(
         events: list[Event],
         interaction: discord.Interaction | None,
         presser: int | None,
+        answer: Answer | None = None,
     ) -> None:
         # A slap only opens or joins a race (public events that leave the board as it is), so the
         # presser's own answer is made from them, and goes first: it is the press's answer.
@@ -325,7 +322,7 @@ class MasksCog(
             for event in events
             if event.kind in ("race_opened", "race_joined") and event.data["seat"] == presser
         ]
-        await super()._deliver(session, own + events, interaction, presser)
+        await super()._deliver(session, own + events, interaction, presser, answer)
         for event in events:
             if event.kind == "said":
                 await self._post_mimed(session, event.data)
@@ -356,16 +353,17 @@ class MasksCog(
                 await self._save(session)
                 self.timers.arm(session)
 
-    async def _start(self, interaction: discord.Interaction, session: Session) -> None:
-        await super()._start(interaction, session)
+    async def _start(self, move: Move, session: Session) -> None:
+        await super()._start(move, session)
         if session.status != PLAYING or session.engine is None:
             return
         # new() returns no events, so the first Mime's card is sent here, to the Mime only:
         # a moderator may have pressed Start for the host.
         mime = session.engine.view(None)["mime"]
-        if interaction.user.id == session.players[mime]:
-            session.last_interaction[mime] = SeatToken.of(interaction)
-            await self._deliver(session, session.engine.turn_events(), interaction, mime)
+        if move.member_id == session.players[mime]:
+            if move.interaction is not None:
+                session.last_interaction[mime] = SeatToken.of(move.interaction)
+            await self._deliver(session, session.engine.turn_events(), move.interaction, mime, move.answer)
 
     # ------------------------------------------------------------------ emoji miming
 
