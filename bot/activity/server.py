@@ -19,20 +19,35 @@ answered with one and changes nothing; a page that keeps flooding is closed.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
+import re
+import secrets
 import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from bot.activity.cards import board_card, message_card
 from bot.activity.discord_api import DiscordApi
 from bot.activity.signin import SignInRefused, sign_in
-from bot.activity.tickets import Member, TicketRefused, Tickets
-from bot.glue.board import game_title
+from bot.activity.tickets import Member, TicketRefused, Tickets, ticket_key
+from bot.glue import faults
+from bot.glue.board import Board, Picture, game_title
+from bot.glue.clock import now_ms
+from bot.glue.components import Press
 from bot.i18n import N_, catalogue_locale, t
+from bot.session.guarded import database_fault
+from bot.session.press import Answer, Move
+from bot.session.publisher import release
 from bot.session.sessions import Session
 
 if TYPE_CHECKING:
@@ -41,6 +56,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The page, built from web/ (its sources) and shipped inside the package: no Node at run time.
+STATIC = Path(__file__).parent / "static"
 MAX_FRAME = 4096  # bytes of one frame from a page: its largest real frame is a few hundred
 MAX_BODY = 16 * 1024  # the sign-in's request body
 # A page's share of frames: a burst of 20, then 10 a second (a player presses a few times a
@@ -53,19 +70,26 @@ HEARTBEAT_S = 20.0  # aiohttp's own ping: a page gone without a close is noticed
 CLOSE_TICKET = 4001
 CLOSE_ELSEWHERE = 4002
 CLOSE_FLOOD = 4008
+CLOSE_SLOW = 4009
+# Frames waiting for a page that reads slower than the game changes: past this the page is
+# closed (it reconnects and is sent the table as it is then), never the game held up.
+QUEUE = 256
+PICTURES_KEPT = 512  # boards' pictures the pages may still ask for, newest kept
+_NAME = re.compile(r"[a-z_]{1,32}")
+_ARG = re.compile(r"[A-Za-z0-9_.\-]{0,64}")
+_TAG = re.compile(r"[0-9a-f]{0,16}")
+_VALUE = re.compile(r"[A-Za-z0-9_.:\-]{1,100}")
 
 TOO_BIG = N_("That message was too large: nothing changed.")
 MALFORMED = N_("That message could not be read: nothing changed.")
 UNKNOWN = N_("I do not know that kind of message: nothing changed.")
 SLOW_DOWN = N_("Too many messages at once: some were dropped and changed nothing. Slow down a little.")
+SORRY = N_("Sorry, something went wrong on my side. The game is safe; try again.")
+DATABASE_DOWN = N_("I could not reach my database just now. Nothing changed; try again in a minute.")
 ELSEWHERE = N_(
     "This server's games are run by another of my processes, and this address did not reach it. "
     "Tell the bot's operator."
 )
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def shard_of(guild_id: int, count: int) -> int:
@@ -74,7 +98,8 @@ def shard_of(guild_id: int, count: int) -> int:
 
 @dataclass(eq=False)
 class Page:
-    """One open page: its socket, who it is, and its share of frames."""
+    """One open page: its socket, who it is, its share of frames, and the frames waiting for it
+    (sent by its own writer, in order, so nothing the session layer does waits on a page)."""
 
     socket: web.WebSocketResponse
     member: Member
@@ -84,6 +109,7 @@ class Page:
     checked: float = field(default_factory=time.perf_counter)
     dropped: int = 0
     warned: float = 0.0
+    outbox: asyncio.Queue[str | int] = field(default_factory=lambda: asyncio.Queue(QUEUE))
 
     def admits(self) -> bool:
         """A token bucket: whether one more frame fits the page's share now."""
@@ -97,6 +123,67 @@ class Page:
         self.dropped += 1
         return False
 
+    def put(self, frame: dict[str, Any] | str) -> None:
+        """A frame for the page, sent by its writer; a page too far behind is closed."""
+        text = frame if isinstance(frame, str) else orjson.dumps(frame).decode()
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.outbox = asyncio.Queue(1)
+            self.close(CLOSE_SLOW)
+
+    def close(self, code: int) -> None:
+        """Closed by its writer once the frames before have gone (the error that says why)."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(code)
+
+    async def write(self) -> None:
+        while True:
+            item = await self.outbox.get()
+            if isinstance(item, int):
+                await self.socket.close(code=item)
+                return
+            if self.socket.closed:
+                return
+            try:
+                await self.socket.send_str(item)
+            except (ConnectionError, RuntimeError):
+                return
+
+
+class PageAnswer(Answer):
+    """Where a page's press is answered: its ``answer`` frame (the refusal or the ok), then the
+    page's private frames."""
+
+    def __init__(self, page: Page, press_id: int, cards: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self.page = page
+        self.cards = cards  # a private message as a card (``ActivityServer.message_card``)
+        self.press_id = press_id
+        self.locale = catalogue_locale(page.member.locale)
+        self._done = False
+
+    def done(self) -> bool:
+        return self._done
+
+    async def private(self, text: str) -> None:
+        if self._done:
+            self.page.put({"type": "private", "message": {**message_card({"content": text})}})
+            return
+        self._done = True
+        self.page.put({"type": "answer", "id": self.press_id, "ok": False, "text": text})
+
+    async def news(self, message: dict[str, Any]) -> bool:
+        try:
+            self.page.put({"type": "private", "message": self.cards(message)})
+        finally:
+            release(message)
+        return True
+
+    async def acknowledge(self) -> None:
+        if not self._done:
+            self._done = True
+            self.page.put({"type": "answer", "id": self.press_id, "ok": True})
+
 
 def game_summary(session: Session | None, member: Member, title: str) -> dict[str, Any] | None:
     """The channel's lobby or game as everyone at the table may know it: its game, its state, who
@@ -109,7 +196,7 @@ def game_summary(session: Session | None, member: Member, title: str) -> dict[st
         "title": game_title(locale, title),
         "status": session.status,
         "players": [
-            {"seat": seat, "name": session.name_of(seat), "computer": user_id < 0}
+            {"seat": seat, "id": str(user_id), "name": session.name_of(seat), "computer": user_id < 0}
             for seat, user_id in enumerate(session.players)
         ],
         "host_id": str(session.host_id),
@@ -128,12 +215,30 @@ class ActivityServer:
         self.api = DiscordApi(config.discord_api, config.client_id, config.client_secret, config.token)
         self.tickets = Tickets(config.client_secret, config.activity_ticket_s)
         self.pages: dict[int, set[Page]] = {}  # by channel id
+        self.pictures: OrderedDict[str, Picture] = OrderedDict()  # by token, newest last
+        # A private message's picture (the Mime's card), by a random token only its owner's
+        # socket is sent: a secret's picture is never found by a key anyone could hash.
+        self.private_pictures: OrderedDict[str, bytes] = OrderedDict()
+        self._picture_key = hashlib.sha256(b"pictures" + ticket_key(config.client_secret)).digest()
+        publishers = getattr(bot, "publishers", None)
+        if publishers is not None:
+            publishers.tables.watch(self)  # every board and private message (bot.session.tables)
         self.app = web.Application(client_max_size=MAX_BODY)
+        self.client_id = config.client_id
+        self.app.router.add_get("/", self.index)
+        self.app.router.add_get("/api/config", self.public_config)
+        self.app.router.add_static("/assets/", STATIC / "assets", append_version=False)
+        self.app.router.add_get(r"/api/picture/{token:[0-9a-f]{32}}.png", self.picture)
+        self.app.router.add_get(r"/api/private/{token:[0-9a-f]{32}}.png", self.private_picture)
         self.app.router.add_post("/api/token", self.token)
         self.app.router.add_get("/ws", self.socket)
         self.app.router.add_get(r"/s/{shard:\d+}/ws", self.socket)
         self._runner: web.AppRunner | None = None
         self.address: tuple[str, int] | None = None  # where it listens, once started
+        # How a page's press is run: at once, in the socket's own task. The tests run it as the
+        # bot's own work instead, so that SimCord waits for what it does (tests/activity).
+        self.dispatch: Callable[[Callable[[], Awaitable[None]]], Awaitable[None]] = _at_once
+        self.autostart = True  # started by the bot once its commands are synced
 
     async def start(self) -> None:
         self._runner = web.AppRunner(self.app, access_log=None)  # a ticket in a URL: never logged
@@ -158,6 +263,17 @@ class ActivityServer:
         if self.shard_count is None or self.shard_count == 1:
             return "/ws"
         return f"/s/{shard_of(guild_id, self.shard_count)}/ws"
+
+    # ------------------------------------------------------------------ the page
+
+    async def index(self, request: web.Request) -> web.FileResponse:
+        # Never cached: an upgraded bot's page must reach an open iframe on its next load.
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def public_config(self, request: web.Request) -> web.Response:
+        """What the page needs before it signs in: the app's client id (public: it is in every
+        OAuth2 link)."""
+        return web.json_response({"client_id": str(self.client_id)})
 
     # ------------------------------------------------------------------ sign-in
 
@@ -210,16 +326,29 @@ class ActivityServer:
             return socket
         page = Page(socket, member, ticket_exp=time.time() + self.tickets.ttl_s)
         self.pages.setdefault(member.channel_id, set()).add(page)
+        writer = asyncio.get_running_loop().create_task(page.write(), name=f"page:{member.channel_id}")
         try:
-            await self._send(page, self.hello(page))
+            page.put(self.hello(page))
+            page.put(
+                {
+                    "type": "board",
+                    "game": self._summary(member),
+                    "board": self._current_board(member.channel_id),
+                }
+            )
             async for message in socket:
                 if message.type is WSMsgType.TEXT:
                     await self._frame(page, message.data)
                 elif message.type is WSMsgType.BINARY:
-                    await self._refuse(page, "malformed", MALFORMED)
+                    self._refuse(page, "malformed", MALFORMED)
                 if page.dropped >= FLOOD_CLOSE:
-                    await socket.close(code=CLOSE_FLOOD, message=b"flood")
+                    page.close(CLOSE_FLOOD)
+                    break
+            if not socket.closed:  # closed for a flood: what is queued goes out, then the close
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(writer, timeout=10)
         finally:
+            writer.cancel()
             pages = self.pages.get(member.channel_id)
             if pages is not None:
                 pages.discard(page)
@@ -246,33 +375,178 @@ class ActivityServer:
         if not page.admits():
             if time.perf_counter() - page.warned >= 1.0:
                 page.warned = time.perf_counter()
-                await self._refuse(page, "slow_down", SLOW_DOWN)
+                self._refuse(page, "slow_down", SLOW_DOWN)
             return
         if len(text.encode()) > MAX_FRAME:
-            return await self._refuse(page, "too_big", TOO_BIG)
+            return self._refuse(page, "too_big", TOO_BIG)
         try:
             frame = orjson.loads(text)
         except orjson.JSONDecodeError:
             frame = None
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            return await self._refuse(page, "malformed", MALFORMED)
+            return self._refuse(page, "malformed", MALFORMED)
         if frame["type"] == "ping":
-            return await self._pong(page, frame)
-        await self._refuse(page, "unknown", UNKNOWN)
+            return self._pong(page, frame)
+        if frame["type"] == "press":
+            return await self._press(page, frame)
+        self._refuse(page, "unknown", UNKNOWN)
 
-    async def _pong(self, page: Page, frame: dict[str, Any]) -> None:
+    def _pong(self, page: Page, frame: dict[str, Any]) -> None:
         pong: dict[str, Any] = {"type": "pong", "t": frame.get("t"), "server_ms": now_ms()}
         if page.ticket_exp - time.time() < self.tickets.ttl_s / 2:
             pong["ticket"] = self.tickets.issue(page.member)
             page.ticket_exp = time.time() + self.tickets.ttl_s
-        await self._send(page, pong)
+        page.put(pong)
 
-    async def _refuse(self, page: Page, code: str, message: str) -> None:
-        await self._send(page, _error(code, t(catalogue_locale(page.member.locale), message)))
+    def _refuse(self, page: Page, code: str, message: str) -> None:
+        page.put(_error(code, t(catalogue_locale(page.member.locale), message)))
 
-    @staticmethod
-    async def _send(page: Page, frame: dict[str, Any]) -> None:
-        await _send(page.socket, frame)
+    # ------------------------------------------------------------------ presses
+
+    async def _press(self, page: Page, frame: dict[str, Any]) -> None:
+        """A control pressed on the page: the same press as a button's, taken the same way
+        (``GameCog.take``), refused for the same reasons in the same words."""
+        press = read_press(frame, page.member.channel_id)
+        if press is None:
+            return self._refuse(page, "malformed", MALFORMED)
+        answer = PageAnswer(page, frame["id"], self.message_card)
+        member = page.member
+        session, refusal = self.bot.game_for(press, answer.locale)
+        if session is None:
+            return await answer.private(refusal)
+        cog = self.bot.game_cogs[session.kind]
+
+        async def take() -> None:
+            # The move's time is read as the bot takes it, on the bot's own clock (Discord's, as a
+            # button press's snowflake is; in the tests, SimCord's).
+            move = Move(
+                member_id=member.user_id,
+                member_name=member.name,
+                moderator=False,  # a page's member's permissions are not known here: the host's alone
+                locale=answer.locale,
+                at_ms=now_ms(),
+                press=press,
+                answer=answer,
+            )
+            await cog.take(session, move)
+
+        try:
+            await self.dispatch(take)
+        except Exception as error:
+            if database_fault(error):
+                log.warning("page press in channel %s not taken: the database failed", session.channel_id)
+                text = DATABASE_DOWN
+            elif faults.discords_fault(error):
+                log.warning("page press in channel %s: Discord failed (%s)", session.channel_id, error)
+                text = faults.DISCORD_HICCUP
+            else:
+                log.exception("page press in channel %s failed", session.channel_id)
+                text = SORRY
+            await answer.private(t(answer.locale, text))
+            return
+        await answer.acknowledge()  # a look, or a press whose answer was its board
+
+    # ------------------------------------------------------------------ what the session layer shows
+
+    def board(self, session: Session, board: Board) -> None:
+        """The channel's board changed: every page open on it is sent the new one."""
+        pages = self.pages.get(session.channel_id)
+        if not pages:
+            return
+        # The card is made and encoded once; each page's frame adds the summary with its own seat.
+        card = orjson.dumps(self._card(board)).decode()
+        for page in pages:
+            summary = orjson.dumps(self._summary(page.member)).decode()
+            page.put(f'{{"type":"board","game":{summary},"board":{card}}}')
+
+    def private(self, session: Session, seat: int, message: dict[str, Any]) -> bool:
+        """A private message for ``seat``: to that member's pages on the channel, nobody else's."""
+        pages = self.pages.get(session.channel_id)
+        if not pages or not 0 <= seat < len(session.players):
+            return False
+        member = session.players[seat]
+        mine = [page for page in pages if page.member.user_id == member]
+        if not mine:
+            return False
+        frame = orjson.dumps({"type": "private", "message": self.message_card(message)}).decode()
+        for page in mine:
+            page.put(frame)
+        return True
+
+    def message_card(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A private message as a card, its picture (if any) kept under a random token."""
+        drawn = message_card(message)
+        file = message.get("file")
+        if file is not None:
+            file.fp.seek(0)
+            token = secrets.token_hex(16)
+            self.private_pictures[token] = file.fp.read()
+            file.fp.seek(0)  # the same message may still go to Discord
+            while len(self.private_pictures) > PICTURES_KEPT:
+                self.private_pictures.popitem(last=False)
+            drawn["image"] = f"/api/private/{token}.png"
+        return drawn
+
+    async def private_picture(self, request: web.Request) -> web.Response:
+        found = self.private_pictures.get(request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound
+        return web.Response(
+            body=found, content_type="image/png", headers={"Cache-Control": "private, no-store"}
+        )
+
+    def _current_board(self, channel_id: int) -> dict[str, Any] | None:
+        publisher = self.bot.publishers.get(channel_id)
+        if publisher is None or publisher.shown is None or self.bot.sessions.get(channel_id) is None:
+            return None
+        return self._card(publisher.shown[1])
+
+    def _card(self, board: Board) -> dict[str, Any]:
+        image = None
+        if board.picture is not None:
+            token = hmac.new(self._picture_key, repr(board.picture.key).encode(), hashlib.sha256).hexdigest()[
+                :32
+            ]
+            self.pictures[token] = board.picture
+            self.pictures.move_to_end(token)
+            while len(self.pictures) > PICTURES_KEPT:
+                self.pictures.popitem(last=False)
+            image = f"/api/picture/{token}.png"
+        return board_card(board, image)
+
+    async def picture(self, request: web.Request) -> web.Response:
+        """A board's picture, by the token only the pages sent that board know; drawn in the
+        pictures' thread if it is not kept encoded."""
+        found = self.pictures.get(request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound
+        return web.Response(
+            body=await found.png(),
+            content_type="image/png",
+            headers={"Cache-Control": "private, max-age=3600"},
+        )
+
+
+async def _at_once(run: Callable[[], Awaitable[None]]) -> None:
+    await run()
+
+
+def read_press(frame: dict[str, Any], channel_id: int) -> Press | None:
+    """A page's press frame as a ``Press`` in the page's own channel, or None when any part of it
+    is not what a control of the bot's could send."""
+    name, arg, game = frame.get("name"), frame.get("arg", ""), frame.get("game", "")
+    values = frame.get("values", [])
+    if not isinstance(frame.get("id"), int) or not (isinstance(name, str) and _NAME.fullmatch(name)):
+        return None
+    if not (isinstance(arg, str) and _ARG.fullmatch(arg)) or not (
+        isinstance(game, str) and _TAG.fullmatch(game)
+    ):
+        return None
+    if not isinstance(values, list) or len(values) > 25:
+        return None
+    if not all(isinstance(v, str) and _VALUE.fullmatch(v) for v in values):
+        return None
+    return Press(channel_id, name, arg, tuple(values), game=game)
 
 
 async def _send(socket: web.WebSocketResponse, frame: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from bot.i18n import N_
 log = logging.getLogger(__name__)
 
 _INSTANCE = re.compile(r"[A-Za-z0-9._:\-]{1,128}")
-_CODE = re.compile(r"[A-Za-z0-9._~\-]{1,256}")
+_CODE = re.compile(r"[A-Za-z0-9._~:\-]{1,256}")  # ":": the SDK mock's "mock:<id>"
 
 BAD_REQUEST = N_("The Activity sent a sign-in I cannot read. Close it and open it again.")
 CODE_REFUSED = N_("Discord did not accept this sign-in. Close the Activity and open it again.")

@@ -32,7 +32,7 @@ from bot.session.guarded import Guard, database_fault
 from bot.session.overload import shed
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
-from bot.session.sessions import SessionRegistry, restored_state
+from bot.session.sessions import Session, SessionRegistry, restored_state
 from bot.storage import SavedSession, Storage
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ class GameBot(commands.AutoShardedBot):
             port=config.metrics_port, host=config.metrics_host, health_log_s=config.health_log_s
         )
         await self._sync_commands()
-        if self.table_server is not None:
+        if self.table_server is not None and self.table_server.autostart:
             await self.table_server.start()
         tune_garbage_collector()
 
@@ -240,34 +240,39 @@ class GameBot(commands.AutoShardedBot):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await gone.guild_left(self, guild.id)
 
+    def game_for(self, press: Press, locale: str, *, here: bool = True) -> tuple[Session | None, str]:
+        """The session a press on a game's control (from any front-end) is for, or None and the
+        refusal to say, in ``locale``: no game in the channel any more (or the press not made in
+        its channel: ``here`` False), or a control of an earlier game there. Counted by reason."""
+        session = self.sessions.get(press.channel_id)
+        if session is None or not here:
+            self.metrics.refused(session.kind if session else "none", "no_game")
+            text = t(
+                locale, "This game is over. Start a new one: {commands}", commands=self.new_commands(locale)
+            )
+            return None, text
+        if press.game and press.game != session.tag:
+            self.metrics.refused(session.kind, "earlier_game")
+            text = t(
+                locale,
+                "That message is from an earlier game in this channel: it does nothing now. "
+                "This channel's game is here: {link}",
+                link=message_link(session, locale),
+            )
+            return None, text
+        return session, ""
+
     async def route_press(self, interaction: discord.Interaction, press: Press) -> None:
         """Every game button and select lands here first: find the session, check the message.
         Its refusals speak the presser's language."""
         locale = private_locale(interaction)
         try:
-            session = self.sessions.get(press.channel_id)
-            if interaction.channel_id != press.channel_id or session is None:
-                self.metrics.refused(session.kind if session else "none", "no_game")
-                return await reply_private(
-                    interaction,
-                    t(
-                        locale,
-                        "This game is over. Start a new one: {commands}",
-                        commands=self.new_commands(locale),
-                    ),
-                )
+            # A control copied into another channel's message is no game's there.
+            here = interaction.channel_id == press.channel_id
+            session, refusal = self.game_for(press, locale, here=here)
+            if session is None:
+                return await reply_private(interaction, refusal)
             # The refusals below link to the board; an accepted press (nearly all) needs no link.
-            if press.game and press.game != session.tag:
-                self.metrics.refused(session.kind, "earlier_game")
-                return await reply_private(
-                    interaction,
-                    t(
-                        locale,
-                        "That message is from an earlier game in this channel: it does nothing now. "
-                        "This channel's game is here: {link}",
-                        link=message_link(session, locale),
-                    ),
-                )
             cog = self.game_cogs[session.kind]
             on_board = interactions.message_id(interaction) == session.board_message_id
             if not on_board and not press.game:

@@ -54,12 +54,15 @@ class Picture:
     render: Callable[[], bytes]
     filename: str = "board.png"
 
-    async def file(self) -> discord.File:
+    async def png(self) -> bytes:
         data = PICTURES.get(self.key)
         if data is None:
             data = await drawn(self.render)
             PICTURES.put(self.key, data)
-        return discord.File(io.BytesIO(data), filename=self.filename)
+        return data
+
+    async def file(self) -> discord.File:
+        return discord.File(io.BytesIO(await self.png()), filename=self.filename)
 
 
 @dataclass

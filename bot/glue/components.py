@@ -103,11 +103,15 @@ def press_of(interaction: discord.Interaction) -> Press | None:
     if interaction.type is not discord.InteractionType.component:
         return None
     data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-    custom_id = str(data.get("custom_id", ""))
+    return press_of_id(str(data.get("custom_id", "")), tuple(data.get("values", ())))
+
+
+def press_of_id(custom_id: str, values: tuple[str, ...] = ()) -> Press | None:
+    """The game press a component's ``custom_id`` names (with a select's chosen ``values``), or
+    None for any other id."""
     if match := _BUTTON.fullmatch(custom_id):
         return Press(int(match["ch"]), match["name"], match["arg"], game=match["game"] or "")
     if match := _SELECT.fullmatch(custom_id):
-        values = tuple(data.get("values", ()))
         return Press(int(match["ch"]), match["name"], "", values, game=match["game"] or "")
     return None
 

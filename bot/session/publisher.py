@@ -36,6 +36,7 @@ from bot.glue.interactions import message_id
 from bot.i18n import t
 from bot.session import gone
 from bot.session.sessions import PLAYING, Session
+from bot.session.tables import Tables
 
 if TYPE_CHECKING:
     from bot.session.host import Host
@@ -125,6 +126,7 @@ class Publisher:
         if self._unchanged(board):
             return
         self.shown = (self.session.board_message_id, board)
+        self._publishers.tables.board(self.session, board)  # the Activity's pages (bot.session.tables)
         if interaction is not None and self._from_board(interaction):
             board.attach_picture()
             files = await self._changed_picture(board)
@@ -171,6 +173,7 @@ class Publisher:
         """``board`` was posted as the new message ``message_id`` (a lobby's first message)."""
         self.shown = (message_id, board)
         self._sent = (message_id, picture_key(board))
+        self._publishers.tables.board(self.session, board)
 
     def _from_board(self, interaction: discord.Interaction) -> bool:
         pressed = message_id(interaction)
@@ -390,6 +393,7 @@ class Publishers:
     def __init__(self, bot: Host) -> None:
         self._bot = bot
         self._by_channel: dict[int, Publisher] = {}
+        self.tables = Tables()  # the other front-ends shown every board (bot.session.tables)
         self._dropping: set[asyncio.Task[None]] = set()  # games being dropped: held till done
 
     def of(self, session: Session, save: Callable[[Session], Awaitable[None]]) -> Publisher:

@@ -8,8 +8,7 @@ import asyncio
 
 import aiohttp
 import pytest
-from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET
-from simcord_activities import enable_activities  # noqa: F401  (a fixture)
+from discord_standin import CLIENT_SECRET
 
 from bot.activity import server as activity
 from bot.activity.tickets import Member, Tickets
@@ -18,18 +17,7 @@ INSTANCE = "i-77-gc-1-2"
 
 
 @pytest.fixture
-def simcord_bot(make_bot, discord_api, enable_activities):  # noqa: F811
-    return make_bot(
-        token=BOT_TOKEN,
-        client_id=CLIENT_ID,
-        client_secret=CLIENT_SECRET,
-        discord_api=discord_api.base,
-        activity_port=0,  # a free port
-    )
-
-
-@pytest.fixture
-async def http():
+async def http(table):
     async with aiohttp.ClientSession() as session:
         yield session
 
@@ -42,6 +30,14 @@ def address(world) -> str:
 def seat_at_table(world, discord_api, *members) -> None:
     discord_api.add_instance(INSTANCE, world.guild.id, world.channel.id, [m.id for m in members])
     discord_api.members |= {(world.guild.id, m.id) for m in world.members}
+
+
+async def opened(socket) -> tuple[dict, dict]:
+    """The first two frames of every page: who it is and the channel's game, then its board."""
+    hello = await socket.receive_json(timeout=30)
+    board = await socket.receive_json(timeout=30)
+    assert (hello["type"], board["type"]) == ("hello", "board")
+    return hello, board["board"]
 
 
 async def signed_in(world, discord_api, http, member, locale="en-US") -> dict:
@@ -63,8 +59,9 @@ async def test_a_page_signs_in_and_hears_who_it_is_and_the_channel_s_lobby(world
     assert (signin["guild_id"], signin["channel_id"]) == (str(world.guild.id), str(world.channel.id))
     assert signin["socket"] == "/ws"  # one process runs every shard
     async with http.ws_connect(f"{address(world)}{signin['socket']}?ticket={signin['ticket']}") as socket:
-        hello = await socket.receive_json(timeout=30)
-        assert hello["type"] == "hello"
+        hello, board = await opened(socket)
+        assert board["title"] == "Tap — lobby" and "alice" in board["fields"][0]["value"]
+        assert [c["label"] for row in board["controls"] for c in row] == ["Join", "Leave", "Start", "Cancel"]
         assert hello["you"] == {"id": str(bob.id), "name": bob.name}
         game = hello["game"]
         assert (game["kind"], game["status"], game["seat"]) == ("tap", "lobby", 1)
@@ -75,7 +72,7 @@ async def test_a_page_signs_in_and_hears_who_it_is_and_the_channel_s_lobby(world
     # Carol is at the table but has no seat: she watches.
     carol_in = await signed_in(world, discord_api, http, carol)
     async with http.ws_connect(f"{address(world)}/ws?ticket={carol_in['ticket']}") as socket:
-        assert (await socket.receive_json(timeout=30))["game"]["seat"] is None
+        assert (await opened(socket))[0]["game"]["seat"] is None
 
 
 async def test_a_channel_without_a_game_says_so(world, discord_api, http):
@@ -83,7 +80,8 @@ async def test_a_channel_without_a_game_says_so(world, discord_api, http):
     seat_at_table(world, discord_api, alice)
     signin = await signed_in(world, discord_api, http, alice)
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        assert (await socket.receive_json(timeout=30))["game"] is None
+        hello, board = await opened(socket)
+        assert hello["game"] is None and board is None
 
 
 async def test_sign_in_refusals_reach_the_page_in_its_language(world, discord_api, http):
@@ -121,7 +119,7 @@ async def test_bad_frames_get_an_error_frame_and_the_socket_goes_on(world, disco
     seat_at_table(world, discord_api, alice)
     signin = await signed_in(world, discord_api, http, alice)
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await socket.receive_json(timeout=30)  # hello
+        await opened(socket)
         for frame, code in [
             ("{not json", "malformed"),
             ("[1, 2]", "malformed"),
@@ -144,7 +142,7 @@ async def test_a_flooding_page_is_slowed_then_closed(world, discord_api, http):
     seat_at_table(world, discord_api, alice)
     signin = await signed_in(world, discord_api, http, alice)
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await socket.receive_json(timeout=30)  # hello
+        await opened(socket)
         sent = activity.BURST + activity.FLOOD_CLOSE + 50
         for n in range(int(sent)):
             await socket.send_json({"type": "ping", "t": n})
@@ -169,7 +167,7 @@ async def test_a_half_spent_ticket_is_renewed_on_the_next_ping(world, discord_ap
     signin = await signed_in(world, discord_api, http, alice)
     server = world.env.bot.table_server
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await socket.receive_json(timeout=30)
+        await opened(socket)
         (page,) = server.pages[world.channel.id]
         page.ticket_exp -= server.tickets.ttl_s * 0.6  # as if the page had been open six minutes
         await socket.send_json({"type": "ping", "t": 1})
@@ -191,7 +189,7 @@ async def test_a_bot_stopping_tells_its_pages_to_come_back(world, discord_api, h
     seat_at_table(world, discord_api, alice)
     signin = await signed_in(world, discord_api, http, alice)
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await socket.receive_json(timeout=30)
+        await opened(socket)
         stopping = asyncio.ensure_future(world.env.bot.table_server.stop())
         closing = await socket.receive(timeout=30)
         await stopping

@@ -11,6 +11,7 @@ from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET
 from bot.activity import server as activity
 from bot.activity.server import ActivityServer
 from bot.app.config import Config
+from bot.session.publisher import Publishers
 from bot.session.sessions import Session, SessionRegistry
 
 # Two servers whose ids put them on shard 0 and shard 1 of 2: (id >> 22) % 2.
@@ -24,6 +25,7 @@ class Process:
 
     def __init__(self) -> None:
         self.sessions = SessionRegistry()
+        self.publishers = Publishers(self)
 
     def title_of(self, kind: str) -> str:
         return "Tap"

@@ -1,0 +1,135 @@
+"""Kabuki from an Activity page beside the channel's buttons: a placement from the page, and a
+Stop! race between a page and a button, each placed on Discord's timeline, the loser told on
+their own front-end by how many milliseconds."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+from page_client import PageClient, seat_at_table
+
+from bot.games.kabuki.scripting import script_round
+from bot.glue.components import bound_id
+
+FOX, MOON = 2, 1
+# No grace, a long race window: placements follow each other and a race is closed by the test.
+FAST = {"grace": 0, "race_window": 2000, "reveal": 2, "turn_timer": 60}
+
+pytestmark = pytest.mark.simcord(settle_timeout=1.0)  # every timer here is longer
+
+
+@pytest.fixture
+def games():
+    return ["kabuki"]
+
+
+@pytest.fixture
+async def kabuki_table(world, discord_api, table):
+    """alice, bob and carol seated in a started Kabuki game, each with a page open."""
+    alice, bob, carol = world.members[:3]
+    seat_at_table(world, discord_api, alice, bob, carol)
+    await alice.slash(world.channel, "kabuki new", **FAST)
+    for member in (bob, carol):
+        await member.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    host, port = table.address
+    async with aiohttp.ClientSession() as http:
+        pages = [
+            await PageClient(http, f"http://{host}:{port}", table.quiet).open(discord_api, member)
+            for member in (alice, bob, carol)
+        ]
+        yield pages
+        for page in pages:
+            await page.close()
+
+
+def session_of(world):
+    return world.env.bot.sessions.get(world.channel.id)
+
+
+async def place_from_page(page: PageClient, world, stack: int) -> dict:
+    """The page presses the Place button of ``stack`` (0-3) once its board shows this turn's."""
+    wanted = f"{stack}-{session_of(world).engine.view(None)['turn']}"
+    frame = await page.wait_for(
+        lambda f: (
+            f["type"] == "board"
+            and any(c["press"]["arg"] == wanted for row in f["board"]["controls"] for c in row)
+        )
+    )
+    button = next(c for row in frame["board"]["controls"] for c in row if c["press"]["arg"] == wanted)
+    assert button["press"]["name"] == "place"
+    return await page.press(press=button["press"])
+
+
+async def test_a_page_places_and_wins_a_stop_race_against_a_button(world, kabuki_table):
+    alice_page, bob_page, carol_page = kabuki_table
+    alice, bob, carol = world.members[:3]
+    session = session_of(world)
+    script_round(session.engine, [FOX, MOON, FOX], 0)
+    session.logged = min(session.logged, len(session.engine.log) - 1)
+    assert (await place_from_page(alice_page, world, 0))["ok"]  # alice's Fox, from her page
+    assert session.engine.view(None)["current"]["seat"] == 1  # bob's turn now
+    turn = session.engine.view(None)["turn"]
+    placed = await bob.click(
+        world.board(), custom_id=bound_id(f"pc:{world.channel.id}:place:1-{turn}", session.tag)
+    )
+    assert not placed.response.ephemeral, placed.response.content
+    placed = await place_from_page(carol_page, world, 0)
+    assert placed["ok"], placed  # carol's Fox on the Fox: a mistake
+    # Bob presses Stop! on his page; 40 ms later Alice presses the channel's button.
+    turn = session.engine.view(None)["turn"]
+    frame = await bob_page.wait_for(
+        lambda f: (
+            f["type"] == "board"
+            and any(
+                c["press"] == {"name": "stop", "arg": str(turn), "game": session.tag}
+                for row in f["board"]["controls"]
+                for c in row
+            )
+        )
+    )
+    stop = next(c for row in frame["board"]["controls"] for c in row if c["label"] == "Stop!")
+    assert (await bob_page.press(press=stop["press"]))["ok"]
+    await world.env.advance_time(0.04)
+    late = await alice.click(world.board(), label="Stop!")
+    assert late.response.ephemeral and late.response.content.startswith("✋ **Stop!** registered")
+    await world.env.advance_time(FAST["race_window"] / 1000)
+    # Bob's page press was 40 ms earlier on Discord's timeline: he caught carol.
+    assert "**bob** pressed Stop! first, 40 ms before you" in late.followups[-1].content
+    view = session.engine.view(None)
+    assert view["tokens"][1] == 6 and view["tokens"][2] == 4
+    assert "bob** caught **carol" in str(world.board().embeds[0].to_dict())
+    board = await carol_page.wait_for(lambda f: f["type"] == "board" and "revealed" in str(f["board"]))
+    assert "bob** caught **carol" in str(board["board"])
+    # Alice's news reached her page too (she has it open), and nobody else's page.
+    lost = await alice_page.wait_for(
+        lambda f: f["type"] == "private" and "first" in (f["message"]["content"] or "")
+    )
+    assert lost["message"]["content"] == "🐢 **bob** pressed Stop! first, 40 ms before you."
+    assert not bob_page.privates() and not carol_page.privates()
+
+
+async def test_a_page_that_loses_the_race_to_a_button_is_told_on_its_page(world, kabuki_table):
+    alice_page, bob_page, carol_page = kabuki_table
+    alice, bob = world.members[:2]
+    session = session_of(world)
+    script_round(session.engine, [FOX, MOON, FOX], 0)
+    session.logged = min(session.logged, len(session.engine.log) - 1)
+    for page, stack in ((alice_page, 0), (bob_page, 1), (carol_page, 0)):
+        assert (await place_from_page(page, world, stack))["ok"]
+    first = await alice.click(world.board(), label="Stop!")  # the button, first
+    assert not first.response.ephemeral
+    await world.env.advance_time(0.025)
+    turn = session.engine.view(None)["turn"]
+    stop = {"name": "stop", "arg": str(turn), "game": session.tag}
+    joined = await bob_page.press(press=stop)
+    assert joined["ok"] is True
+    registered = await bob_page.wait_for(lambda f: f["type"] == "private")
+    assert registered["message"]["content"].startswith("✋ **Stop!** registered")
+    await world.env.advance_time(FAST["race_window"] / 1000)
+    lost = await bob_page.wait_for(
+        lambda f: f["type"] == "private" and "first" in (f["message"]["content"] or "")
+    )
+    assert lost["message"]["content"] == "🐢 **alice** pressed Stop! first, 25 ms before you."
+    assert not carol_page.privates()
+    assert session.engine.view(None)["tokens"][0] == 6  # alice caught carol
