@@ -184,6 +184,12 @@ class PageAnswer(Answer):
             self._done = True
             self.page.put({"type": "answer", "id": self.press_id, "ok": True})
 
+    def member_name(self) -> str:
+        return self.page.member.name
+
+    def moderator(self) -> bool:
+        return False  # a page's member's permissions are not known here: the host's alone
+
 
 def game_summary(session: Session | None, member: Member, title: str) -> dict[str, Any] | None:
     """The channel's lobby or game as everyone at the table may know it: its game, its state, who
@@ -419,15 +425,7 @@ class ActivityServer:
         async def take() -> None:
             # The move's time is read as the bot takes it, on the bot's own clock (Discord's, as a
             # button press's snowflake is; in the tests, SimCord's).
-            move = Move(
-                member_id=member.user_id,
-                member_name=member.name,
-                moderator=False,  # a page's member's permissions are not known here: the host's alone
-                locale=answer.locale,
-                at_ms=now_ms(),
-                press=press,
-                answer=answer,
-            )
+            move = Move(member.user_id, answer.locale, now_ms(), press, answer)
             await cog.take(session, move)
 
         try:

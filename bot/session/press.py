@@ -56,6 +56,14 @@ class Answer(ABC):
         """Whether the press is too late to take at all (``bot.session.overload``)."""
         return False
 
+    @abstractmethod
+    def member_name(self) -> str:
+        """The presser's name as the table shows it."""
+
+    @abstractmethod
+    def moderator(self) -> bool:
+        """Whether the presser may moderate the channel's games."""
+
 
 class DiscordAnswer(Answer):
     def __init__(self, interaction: discord.Interaction) -> None:
@@ -75,15 +83,21 @@ class DiscordAnswer(Answer):
     def shed(self, metrics: Metrics, kind: str) -> bool:
         return shed(self.interaction, metrics, kind)
 
+    def member_name(self) -> str:
+        return self.interaction.user.display_name
+
+    def moderator(self) -> bool:
+        return is_moderator(self.interaction)
+
 
 @dataclass(frozen=True)
 class Move:
     """A member's press: who (as Discord says), in which language their private words speak, when
-    (on Discord's timeline, the races' clock), what, and where its answer goes."""
+    (on Discord's timeline, the races' clock), what, and where its answer goes. What only the
+    lobby asks of the member (their name, whether they may moderate) is read from the answer when
+    asked: a game press never pays for it."""
 
     member_id: int
-    member_name: str
-    moderator: bool  # may start or cancel another member's lobby (Manage Messages here)
     locale: str
     at_ms: int
     press: Press
@@ -92,16 +106,17 @@ class Move:
     @classmethod
     def of(cls, interaction: discord.Interaction, press: Press) -> Move:
         answer = DiscordAnswer(interaction)
-        return cls(
-            member_id=interaction.user.id,
-            member_name=interaction.user.display_name,
-            moderator=is_moderator(interaction),
-            locale=answer.locale,
-            at_ms=snowflake_ms(interaction.id),
-            press=press,
-            answer=answer,
-        )
+        return cls(interaction.user.id, answer.locale, snowflake_ms(interaction.id), press, answer)
 
     @property
     def interaction(self) -> discord.Interaction | None:
         return self.answer.interaction
+
+    @property
+    def member_name(self) -> str:
+        return self.answer.member_name()
+
+    @property
+    def moderator(self) -> bool:
+        """Whether the member may start or cancel another member's lobby (Manage Messages here)."""
+        return self.answer.moderator()
