@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import gc
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,9 +50,12 @@ GUILD = 1 << 22
 SECRET = "bench-secret"
 
 CLIENTS = """
-import asyncio, sys, aiohttp
+import asyncio, resource, sys, aiohttp
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 async def main(base, tickets):
-    async with aiohttp.ClientSession() as http:
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as http:
         sockets = [await http.ws_connect(f"{base}/ws?ticket={t}") for t in tickets]
         print("open", flush=True)
         sys.stdin.readline()
@@ -195,7 +199,8 @@ async def memory(pages: int, channels: int) -> None:
     after = rss_mb()
     clients.stdin.write("\n")
     clients.stdin.flush()
-    clients.wait(timeout=60)
+    # Waited for off the loop: the server must answer the pages' closes meanwhile.
+    await asyncio.get_running_loop().run_in_executor(None, clients.wait, 120)
     await server.stop()
     print(
         f"{pages} open pages over {channels} channels: the bot's memory {before:.0f} MB -> {after:.0f} MB, "
@@ -204,6 +209,8 @@ async def memory(pages: int, channels: int) -> None:
 
 
 def main() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket a page
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -19,6 +19,7 @@ import discord
 from bot.glue.answer import Rows
 from bot.glue.board import Board
 from bot.glue.components import press_of_id
+from bot.session.lobby import TABLE
 
 STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "secondary"}
 
@@ -51,7 +52,7 @@ def controls(row: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     drawn = []
     for component in row:
         press = press_of_id(str(component.get("custom_id", "")))
-        if press is None:
+        if press is None or press.name == TABLE:  # a link, or "Open the table": the page is the table
             continue
         what = {"name": press.name, "arg": press.arg, "game": press.game}
         if component.get("type") == 2:

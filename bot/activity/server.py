@@ -191,13 +191,16 @@ class PageAnswer(Answer):
         return False  # a page's member's permissions are not known here: the host's alone
 
 
-def game_summary(session: Session | None, member: Member, title: str) -> dict[str, Any] | None:
+def game_summary(
+    session: Session | None, member: Member | None, title: str, locale: str | None = None
+) -> dict[str, Any] | None:
     """The channel's lobby or game as everyone at the table may know it: its game, its state, who
-    sits where. Nothing of any hand: the same facts as the channel's board."""
+    sits where, and the page's own seat (``member``'s; left out without one). Nothing of any hand:
+    the same facts as the channel's board. Its title speaks the member's language, or ``locale``."""
     if session is None:
         return None
-    locale = catalogue_locale(member.locale)
-    return {
+    locale = catalogue_locale(member.locale) if member is not None else (locale or session.locale)
+    summary: dict[str, Any] = {
         "kind": session.kind,
         "title": game_title(locale, title),
         "status": session.status,
@@ -206,8 +209,10 @@ def game_summary(session: Session | None, member: Member, title: str) -> dict[st
             for seat, user_id in enumerate(session.players)
         ],
         "host_id": str(session.host_id),
-        "seat": session.seat_of(member.user_id),
     }
+    if member is not None:
+        summary["seat"] = session.seat_of(member.user_id)
+    return summary
 
 
 class ActivityServer:
@@ -451,11 +456,22 @@ class ActivityServer:
         pages = self.pages.get(session.channel_id)
         if not pages:
             return
-        # The card is made and encoded once; each page's frame adds the summary with its own seat.
+        # The card and the game's summary are made and encoded once; each page's frame only adds
+        # its own seat to the summary (a 20-seat game's change costs 20 small strings, not 20 summaries).
         card = orjson.dumps(self._card(board)).decode()
+        shared = self.bot.sessions.get(session.channel_id)
+        if shared is None:
+            frame = f'{{"type":"board","game":null,"board":{card}}}'
+            for page in pages:
+                page.put(frame)
+            return
+        summary = game_summary(shared, None, self.bot.title_of(shared.kind), session.locale)
+        head = orjson.dumps(summary).decode()[:-1]  # its closing brace: the seat goes before it
         for page in pages:
-            summary = orjson.dumps(self._summary(page.member)).decode()
-            page.put(f'{{"type":"board","game":{summary},"board":{card}}}')
+            seat = shared.seat_of(page.member.user_id)
+            page.put(
+                f'{{"type":"board","game":{head},"seat":{"null" if seat is None else seat}}},"board":{card}}}'
+            )
 
     def private(self, session: Session, seat: int, message: dict[str, Any]) -> bool:
         """A private message for ``seat``: to that member's pages on the channel, nobody else's."""

@@ -29,6 +29,7 @@ from bot.ops.metrics import Metrics
 from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private, score_problem
 from bot.session.guarded import Guard, database_fault
+from bot.session.lobby import TABLE
 from bot.session.overload import shed
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
@@ -272,6 +273,10 @@ class GameBot(commands.AutoShardedBot):
             session, refusal = self.game_for(press, locale, here=here)
             if session is None:
                 return await reply_private(interaction, refusal)
+            if press.name == TABLE and self.table_server is not None:
+                # The lobby's "Open the table": Discord opens the Activity for the presser (callback
+                # type 12); it signs in and finds this channel's game by itself.
+                return await interaction.response.launch_activity()
             # The refusals below link to the board; an accepted press (nearly all) needs no link.
             cog = self.game_cogs[session.kind]
             on_board = interactions.message_id(interaction) == session.board_message_id

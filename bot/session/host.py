@@ -33,6 +33,7 @@ class Host(Protocol):
     http: Any  # discord.py's HTTP client: role changes, a followup built by hand
     _connection: Any  # discord.py's connection state, for that followup
     user: discord.ClientUser | None  # the bot's own account: its turn pings found after a restart
+    table_server: Any  # the Activity's server (bot.activity.server), None when it is off
 
     def title_of(self, kind: str) -> str: ...
 

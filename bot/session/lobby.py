@@ -16,6 +16,7 @@ import discord
 
 from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
 from bot.glue.clock import now_ms
+from bot.glue.components import GameButton
 from bot.glue.replies import message_link, reply_private
 from bot.i18n import N_, private_locale, t, tn
 from bot.session import computers
@@ -29,6 +30,8 @@ ENDING_WAITS = N_(
     "I could not save that just now (the database is unavailable): it happens by itself as soon "
     "as the database is back."
 )
+# The lobby's button that opens the Activity (answered by ``GameBot.route_press``, not here).
+TABLE = "table"
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
@@ -169,6 +172,13 @@ class Lobby:
             locale=session.locale,
         )
         board.content = invitation(session)
+        if self.bot.table_server is not None:
+            # The Activity: the same lobby and game as a live table in Discord (docs/activity.md).
+            board.items.append(
+                GameButton(
+                    session.channel_id, TABLE, label=t(session.locale, "Open the table"), emoji="🎲", row=2
+                )
+            )
         return board
 
     async def _lobby_press(self, move: Move, session: Session) -> None:
