@@ -27,7 +27,7 @@ import logging
 import re
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +74,11 @@ CLOSE_SLOW = 4009
 # Frames waiting for a page that reads slower than the game changes: past this the page is
 # closed (it reconnects and is sent the table as it is then), never the game held up.
 QUEUE = 256
+# A page's press is placed on Discord's timeline as a button's is by its snowflake: at the moment
+# the bot reads it, less the page's one-way trip (half its best round trip of the last few, as the
+# bot times them), at most this much (docs/activity.md, "The race's clock").
+LATENCY_BOUND_MS = 150
+ROUND_TRIPS_KEPT = 8
 PICTURES_KEPT = 512  # boards' pictures the pages may still ask for, newest kept
 _NAME = re.compile(r"[a-z_]{1,32}")
 _ARG = re.compile(r"[A-Za-z0-9_.\-]{0,64}")
@@ -110,6 +115,13 @@ class Page:
     dropped: int = 0
     warned: float = 0.0
     outbox: asyncio.Queue[str | int] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    # The bot's own round trips to the page (ms), the probes out (id -> perf_counter), and when the
+    # board the page shows was sent (Discord's ms): no press of it is placed before that.
+    round_trips: deque[float] = field(default_factory=lambda: deque(maxlen=ROUND_TRIPS_KEPT))
+    probes: dict[int, float] = field(default_factory=dict)
+    # When the page's latest boards were sent (Discord's ms), oldest first: a press is never placed
+    # before the board it was pressed on (by the trip's reckoning) was sent.
+    boards_at: deque[int] = field(default_factory=lambda: deque(maxlen=8))
 
     def admits(self) -> bool:
         """A token bucket: whether one more frame fits the page's share now."""
@@ -122,6 +134,34 @@ class Page:
             return True
         self.dropped += 1
         return False
+
+    def probe(self) -> int:
+        """A probe's id, its sending time kept (at most a few out: a page that never answers
+        keeps none of them)."""
+        probe_id = max(self.probes, default=0) + 1
+        if len(self.probes) >= 4:
+            self.probes.pop(min(self.probes))
+        self.probes[probe_id] = time.perf_counter()
+        return probe_id
+
+    def probed(self, probe_id: Any) -> None:
+        sent = self.probes.pop(probe_id, None) if isinstance(probe_id, int) else None
+        if sent is not None:
+            self.round_trips.append((time.perf_counter() - sent) * 1000)
+
+    def placed_at(self, now: int) -> int:
+        """Where a press the bot reads at ``now`` goes on Discord's timeline: its trip taken off,
+        but not before the board the page showed when it pressed had been sent to it."""
+        at = now - self.trip_ms()
+        shown = [sent for sent in self.boards_at if sent <= at]
+        floor = shown[-1] if shown else (self.boards_at[0] if self.boards_at else 0)
+        return max(at, floor)
+
+    def trip_ms(self) -> int:
+        """The page's one-way trip as the bot measured it, bounded; 0 before any measurement."""
+        if not self.round_trips:
+            return 0
+        return min(LATENCY_BOUND_MS, int(min(self.round_trips) / 2))
 
     def put(self, frame: dict[str, Any] | str) -> None:
         """A frame for the page, sent by its writer; a page too far behind is closed."""
@@ -226,6 +266,7 @@ class ActivityServer:
         self.api = DiscordApi(config.discord_api, config.client_id, config.client_secret, config.token)
         self.tickets = Tickets(config.client_secret, config.activity_ticket_s)
         self.pages: dict[int, set[Page]] = {}  # by channel id
+        self.board_at: dict[int, int] = {}  # when each channel's board last went to its pages
         self.pictures: OrderedDict[str, Picture] = OrderedDict()  # by token, newest last
         # A private message's picture (the Mime's card), by a random token only its owner's
         # socket is sent: a secret's picture is never found by a key anyone could hash.
@@ -340,6 +381,7 @@ class ActivityServer:
         writer = asyncio.get_running_loop().create_task(page.write(), name=f"page:{member.channel_id}")
         try:
             page.put(self.hello(page))
+            page.boards_at.append(self.board_at.get(member.channel_id, 0))
             page.put(
                 {
                     "type": "board",
@@ -347,6 +389,7 @@ class ActivityServer:
                     "board": self._current_board(member.channel_id),
                 }
             )
+            page.put({"type": "probe", "id": page.probe()})  # its trip is known before its first press
             async for message in socket:
                 if message.type is WSMsgType.TEXT:
                     await self._frame(page, message.data)
@@ -400,10 +443,17 @@ class ActivityServer:
             return self._pong(page, frame)
         if frame["type"] == "press":
             return await self._press(page, frame)
+        if frame["type"] == "probe":
+            return page.probed(frame.get("id"))
         self._refuse(page, "unknown", UNKNOWN)
 
     def _pong(self, page: Page, frame: dict[str, Any]) -> None:
-        pong: dict[str, Any] = {"type": "pong", "t": frame.get("t"), "server_ms": now_ms()}
+        pong: dict[str, Any] = {
+            "type": "pong",
+            "t": frame.get("t"),
+            "server_ms": now_ms(),
+            "probe": page.probe(),
+        }
         if page.ticket_exp - time.time() < self.tickets.ttl_s / 2:
             pong["ticket"] = self.tickets.issue(page.member)
             page.ticket_exp = time.time() + self.tickets.ttl_s
@@ -430,7 +480,7 @@ class ActivityServer:
         async def take() -> None:
             # The move's time is read as the bot takes it, on the bot's own clock (Discord's, as a
             # button press's snowflake is; in the tests, SimCord's).
-            move = Move(member.user_id, answer.locale, now_ms(), press, answer)
+            move = Move(member.user_id, answer.locale, page.placed_at(now_ms()), press, answer)
             await cog.take(session, move)
 
         try:
@@ -453,9 +503,14 @@ class ActivityServer:
 
     def board(self, session: Session, board: Board) -> None:
         """The channel's board changed: every page open on it is sent the new one."""
+        # Kept even with no page open: a page opening later is sent this board, and none of its
+        # presses is placed before it was shown (``_press``).
+        sent = self.board_at[session.channel_id] = now_ms()
         pages = self.pages.get(session.channel_id)
         if not pages:
             return
+        for page in pages:
+            page.boards_at.append(sent)
         # The card and the game's summary are made and encoded once; each page's frame only adds
         # its own seat to the summary (a 20-seat game's change costs 20 small strings, not 20 summaries).
         card = orjson.dumps(self._card(board)).decode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from typing import Any
 
 import aiohttp
@@ -20,9 +21,10 @@ def seat_at_table(world, discord_api, *members) -> None:
 
 
 class PageClient:
-    def __init__(self, http: aiohttp.ClientSession, base: str, quiet=None) -> None:
+    def __init__(self, http: aiohttp.ClientSession, base: str, quiet=None, delay_s: float = 0.0) -> None:
         self.http = http
         self.base = base
+        self.delay_s = delay_s  # how late the page answers the bot's probes: a page far away
         self.quiet = quiet  # until the bot's work for a press has settled (the ``table`` fixture)
         self.frames: list[dict[str, Any]] = []
         self.socket: aiohttp.ClientWebSocketResponse | None = None
@@ -46,8 +48,21 @@ class PageClient:
         assert self.socket is not None
         async for message in self.socket:
             if message.type is aiohttp.WSMsgType.TEXT:
-                self.frames.append(message.json())
+                frame = message.json()
+                self.frames.append(frame)
                 self._arrived.set()
+                probe = frame.get("id") if frame["type"] == "probe" else frame.get("probe")
+                if isinstance(probe, int):  # as the page does: the probe straight back
+                    asyncio.ensure_future(self._answer_probe(probe))
+
+    async def _answer_probe(self, probe: int) -> None:
+        if self.delay_s:
+            # Real seconds, slept in a thread: the bot times its round trips on the real clock,
+            # and SimCord holds the loop's own timers to its virtual one.
+            await asyncio.get_running_loop().run_in_executor(None, time.sleep, self.delay_s)
+        assert self.socket is not None
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.socket.send_json({"type": "probe", "id": probe})
 
     async def close(self) -> None:
         if self.socket is not None:

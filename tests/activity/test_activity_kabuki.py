@@ -4,10 +4,13 @@ their own front-end by how many milliseconds."""
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import pytest
 from page_client import PageClient, seat_at_table
 
+from bot.activity import server as activity
 from bot.games.kabuki.scripting import script_round
 from bot.glue.components import bound_id
 
@@ -133,3 +136,64 @@ async def test_a_page_that_loses_the_race_to_a_button_is_told_on_its_page(world,
     assert lost["message"]["content"] == "🐢 **alice** pressed Stop! first, 25 ms before you."
     assert not carol_page.privates()
     assert session.engine.view(None)["tokens"][0] == 6  # alice caught carol
+
+
+async def test_a_far_page_s_trip_is_taken_off_its_press_up_to_the_bound(world, discord_api, table):
+    """Bob's page answers the bot's probes 400 ms late (a far connection: 200 ms each way), Alice's
+    at once. Alice presses Stop! first by the bot's reading, Bob 40 ms later; but Bob's press left
+    his page up to the bound (150 ms) before the bot read it, so his counts about 110 ms earlier
+    than Alice's (less her own short trip) and he wins."""
+    alice, bob, carol = world.members[:3]
+    seat_at_table(world, discord_api, alice, bob, carol)
+    await alice.slash(world.channel, "kabuki new", **FAST)
+    for member in (bob, carol):
+        await member.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    host, port = table.address
+    async with aiohttp.ClientSession() as http:
+        base = f"http://{host}:{port}"
+        alice_page = await PageClient(http, base, table.quiet).open(discord_api, alice)
+        bob_page = await PageClient(http, base, table.quiet, delay_s=0.4).open(discord_api, bob)
+        carol_page = await PageClient(http, base, table.quiet).open(discord_api, carol)
+        session = session_of(world)
+        script_round(session.engine, [FOX, MOON, FOX], 0)
+        session.logged = min(session.logged, len(session.engine.log) - 1)
+        for page, stack in ((alice_page, 0), (bob_page, 1), (carol_page, 0)):
+            assert (await place_from_page(page, world, stack))["ok"]
+        (far,) = [p for p in table.pages[world.channel.id] if p.member.user_id == bob.id]
+        (near,) = [p for p in table.pages[world.channel.id] if p.member.user_id == alice.id]
+        async with asyncio.timeout(30):
+            while not (far.round_trips and near.round_trips):  # noqa: ASYNC110  (the bot's own reading)
+                await asyncio.sleep(0.05)
+        assert far.trip_ms() == activity.LATENCY_BOUND_MS  # 200 ms each way: bounded
+        gap = far.trip_ms() - 40 - near.trip_ms()
+        await world.env.advance_time(0.5)  # the board has been on show a while
+        turn = session.engine.view(None)["turn"]
+        stop = {"name": "stop", "arg": str(turn), "game": session.tag}
+        assert (await alice_page.press(press=stop))["ok"]
+        await world.env.advance_time(0.04)
+        assert (await bob_page.press(press=stop))["ok"]
+        await world.env.advance_time(FAST["race_window"] / 1000)
+        lost = await alice_page.wait_for(
+            lambda f: f["type"] == "private" and "first" in (f["message"]["content"] or "")
+        )
+        assert (
+            gap > 0 and lost["message"]["content"] == f"🐢 **bob** pressed Stop! first, {gap} ms before you."
+        )
+        assert session.engine.view(None)["tokens"][1] == 6  # bob caught carol
+        for page in (alice_page, bob_page, carol_page):
+            await page.close()
+
+
+def test_a_page_s_trip_is_bounded():
+    page = activity.Page(socket=None, member=None, ticket_exp=0)
+    assert page.trip_ms() == 0  # nothing measured: nothing taken off
+    page.round_trips.extend([900.0, 2000.0])
+    assert page.trip_ms() == activity.LATENCY_BOUND_MS  # a page cannot buy more than the bound
+    page.round_trips.append(40.0)
+    assert page.trip_ms() == 20  # the best of its recent round trips
+    # Never placed before the board it was pressed on was sent: boards went at 1,000 and 1,010 ms.
+    page.boards_at.extend([1_000, 1_010])
+    assert page.placed_at(1_100) == 1_080  # pressed on the second board
+    assert page.placed_at(1_025) == 1_005  # it left before the second was sent: pressed on the first
+    assert page.placed_at(1_015) == 1_000  # never before the first board it had was sent

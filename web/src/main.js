@@ -58,6 +58,12 @@ function frame(message, again) {
         view.latency(now - message.t);
         syncClock(message.server_ms, (message.t + now) / 2);
       }
+      // The bot times its own round trip to this page (it places a press on Discord's timeline by
+      // it, docs/activity.md): its probe goes straight back.
+      if (Number.isInteger(message.probe)) connection.send({ type: "probe", id: message.probe });
+      break;
+    case "probe":
+      if (Number.isInteger(message.id)) connection.send({ type: "probe", id: message.id });
       break;
     case "error":
       // A refused ticket or the wrong process: the close that follows says what to do.
