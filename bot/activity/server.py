@@ -256,6 +256,8 @@ def game_summary(
 
 
 class ActivityServer:
+    autostart = True  # started by the bot once its commands are synced (the tests start it themselves)
+
     def __init__(self, bot: Host, config: Config) -> None:
         assert config.client_id is not None and config.client_secret
         self.bot = bot
@@ -290,7 +292,6 @@ class ActivityServer:
         # How a page's press is run: at once, in the socket's own task. The tests run it as the
         # bot's own work instead, so that SimCord waits for what it does (tests/activity).
         self.dispatch: Callable[[Callable[[], Awaitable[None]]], Awaitable[None]] = _at_once
-        self.autostart = True  # started by the bot once its commands are synced
 
     async def start(self) -> None:
         self._runner = web.AppRunner(self.app, access_log=None)  # a ticket in a URL: never logged

@@ -8,7 +8,10 @@ import asyncio
 import pytest
 from aiohttp.test_utils import TestServer
 from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, DiscordStandIn
+from pg_cluster import free_port
 from simcord_activities import enable_activities  # noqa: F401  (a fixture)
+
+from bot.activity.server import ActivityServer
 
 
 @pytest.fixture
@@ -29,19 +32,24 @@ def games():
 
 
 @pytest.fixture
-def activity_bot(make_bot, discord_api, enable_activities, games):  # noqa: F811
-    """A bot serving the Activity (on a free port), its sign-in asking the stand-in. Its server is
-    started by the ``table`` fixture, not by the bot."""
-    bot = make_bot(
-        games,
-        token=BOT_TOKEN,
-        client_id=CLIENT_ID,
-        client_secret=CLIENT_SECRET,
-        discord_api=discord_api.base,
-        activity_port=0,
-    )
-    bot.table_server.autostart = False
-    return bot
+def activity_settings(discord_api) -> dict:
+    """A bot's settings for the Activity: the stand-in's app, on a port of its own that a restarted
+    bot listens on again (as a real one does, behind the same proxy)."""
+    return {
+        "token": BOT_TOKEN,
+        "client_id": CLIENT_ID,
+        "client_secret": CLIENT_SECRET,
+        "discord_api": discord_api.base,
+        "activity_port": free_port(),
+    }
+
+
+@pytest.fixture
+def activity_bot(make_bot, activity_settings, enable_activities, games, monkeypatch):  # noqa: F811
+    """A bot serving the Activity, its sign-in asking the stand-in. Its server (and a restarted
+    bot's) is started by ``serve``, not by the bot."""
+    monkeypatch.setattr(ActivityServer, "autostart", False)
+    return make_bot(games, **activity_settings)
 
 
 @pytest.fixture
@@ -50,14 +58,14 @@ def simcord_bot(activity_bot):
 
 
 @pytest.fixture
-async def table(world, activity_bot):
-    """The bot's Activity server, started outside the bot's own work, as a browser is outside
-    Discord: SimCord waits for the bot's work to settle after every action, and an open page's
-    socket never does. A page's press is run as the bot's work, and settled, as SimCord runs an
-    interaction (``Env._bot_scope`` is SimCord's own, the one way in)."""
-    server = activity_bot.table_server
+def serve(world):
+    """``await serve(bot)``: the bot's Activity server started outside the bot's own work, as a
+    browser is outside Discord: SimCord waits for the bot's work to settle after every action, and
+    an open page's socket never does. A page's press is run as the bot's work, and settled, as
+    SimCord runs an interaction (``Env._bot_scope`` is SimCord's own, the one way in)."""
     env = world.env
     running: set[asyncio.Task] = set()
+    started: list[ActivityServer] = []
 
     async def as_bot_work(run) -> None:
         with env._bot_scope():
@@ -77,8 +85,20 @@ async def table(world, activity_bot):
         while running:
             await asyncio.gather(*running, return_exceptions=True)
 
-    server.dispatch = as_bot_work
-    server.quiet = quiet
-    await server.start()
-    yield server
-    await server.stop()
+    async def start(bot) -> ActivityServer:
+        server = bot.table_server
+        server.dispatch = as_bot_work
+        server.quiet = quiet
+        await server.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        await server.stop()
+
+
+@pytest.fixture
+async def table(serve, activity_bot):
+    """The test's bot's Activity server, started (``serve``)."""
+    return await serve(activity_bot)

@@ -39,10 +39,22 @@ class PageClient:
         ) as answer:
             assert answer.status == 200, await answer.text()
             signin = await answer.json()
-        self.socket = await self.http.ws_connect(f"{self.base}{signin['socket']}?ticket={signin['ticket']}")
-        self._reader = asyncio.ensure_future(self._read())
-        await self.wait_for(lambda f: f["type"] == "board")
+        self.path, self.ticket = signin["socket"], signin["ticket"]
+        await self.connect()
         return self
+
+    async def connect(self) -> None:
+        """The socket opened (again) with the newest ticket, as the page does after a drop."""
+        after = len(self.frames)
+        self.socket = await self.http.ws_connect(f"{self.base}{self.path}?ticket={self.ticket}")
+        self._reader = asyncio.ensure_future(self._read())
+        await self.wait_for(lambda f: f["type"] == "board", after)
+
+    async def closed(self) -> int:
+        """Until the bot closes the socket; its close code."""
+        assert self._reader is not None and self.socket is not None
+        await self._reader
+        return self.socket.close_code
 
     async def _read(self) -> None:
         assert self.socket is not None
@@ -51,6 +63,8 @@ class PageClient:
                 frame = message.json()
                 self.frames.append(frame)
                 self._arrived.set()
+                if frame.get("ticket"):
+                    self.ticket = frame["ticket"]  # a pong's renewed ticket: the newest
                 probe = frame.get("id") if frame["type"] == "probe" else frame.get("probe")
                 if isinstance(probe, int):  # as the page does: the probe straight back
                     asyncio.ensure_future(self._answer_probe(probe))
