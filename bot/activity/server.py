@@ -119,9 +119,9 @@ class Page:
     # board the page shows was sent (Discord's ms): no press of it is placed before that.
     round_trips: deque[float] = field(default_factory=lambda: deque(maxlen=ROUND_TRIPS_KEPT))
     probes: dict[int, float] = field(default_factory=dict)
-    # When the page's latest boards were sent (Discord's ms), oldest first: a press is never placed
-    # before the board it was pressed on (by the trip's reckoning) was sent.
-    boards_at: deque[int] = field(default_factory=lambda: deque(maxlen=8))
+    # When the page's latest boards were sent (Discord's ms), by revision, oldest first: a press is
+    # never placed before the board it was pressed on was sent to the page.
+    boards_at: OrderedDict[int, int] = field(default_factory=OrderedDict)
 
     def admits(self) -> bool:
         """A token bucket: whether one more frame fits the page's share now."""
@@ -149,13 +149,22 @@ class Page:
         if sent is not None:
             self.round_trips.append((time.perf_counter() - sent) * 1000)
 
-    def placed_at(self, now: int) -> int:
-        """Where a press the bot reads at ``now`` goes on Discord's timeline: its trip taken off,
-        but not before the board the page showed when it pressed had been sent to it."""
-        at = now - self.trip_ms()
-        shown = [sent for sent in self.boards_at if sent <= at]
-        floor = shown[-1] if shown else (self.boards_at[0] if self.boards_at else 0)
-        return max(at, floor)
+    def shown(self, rev: int, sent: int) -> None:
+        """The board of revision ``rev`` went to the page at ``sent`` (the last 8 are kept)."""
+        self.boards_at[rev] = sent
+        while len(self.boards_at) > 8:
+            self.boards_at.popitem(last=False)
+
+    def placed_at(self, now: int, rev: Any) -> int:
+        """Where a press the bot reads at ``now``, made on the board of revision ``rev``, goes on
+        Discord's timeline: its trip taken off, but not before that board was sent to the page
+        (a revision it does not know: the latest board sent)."""
+        if not self.boards_at:
+            return now  # when its board was sent is not known (a game restored, not yet redrawn)
+        floor = self.boards_at.get(rev) if isinstance(rev, int) else None
+        if floor is None:
+            floor = next(reversed(self.boards_at.values()))
+        return max(now - self.trip_ms(), floor)
 
     def trip_ms(self) -> int:
         """The page's one-way trip as the bot measured it, bounded; 0 before any measurement."""
@@ -268,7 +277,8 @@ class ActivityServer:
         self.api = DiscordApi(config.discord_api, config.client_id, config.client_secret, config.token)
         self.tickets = Tickets(config.client_secret, config.activity_ticket_s)
         self.pages: dict[int, set[Page]] = {}  # by channel id
-        self.board_at: dict[int, int] = {}  # when each channel's board last went to its pages
+        # Each channel's board revision and when it was last sent (Discord's ms).
+        self.board_at: dict[int, tuple[int, int]] = {}
         self.pictures: OrderedDict[str, Picture] = OrderedDict()  # by token, newest last
         # A private message's picture (the Mime's card), by a random token only its owner's
         # socket is sent: a secret's picture is never found by a key anyone could hash.
@@ -382,10 +392,13 @@ class ActivityServer:
         writer = asyncio.get_running_loop().create_task(page.write(), name=f"page:{member.channel_id}")
         try:
             page.put(self.hello(page))
-            page.boards_at.append(self.board_at.get(member.channel_id, 0))
+            rev, sent = self.board_at.get(member.channel_id, (0, 0))
+            if sent:
+                page.shown(rev, sent)
             page.put(
                 {
                     "type": "board",
+                    "rev": rev,
                     "game": self._summary(member),
                     "board": self._current_board(member.channel_id),
                 }
@@ -481,7 +494,8 @@ class ActivityServer:
         async def take() -> None:
             # The move's time is read as the bot takes it, on the bot's own clock (Discord's, as a
             # button press's snowflake is; in the tests, SimCord's).
-            move = Move(member.user_id, answer.locale, page.placed_at(now_ms()), press, answer)
+            at = page.placed_at(now_ms(), frame.get("rev"))
+            move = Move(member.user_id, answer.locale, at, press, answer)
             await cog.take(session, move)
 
         try:
@@ -506,18 +520,20 @@ class ActivityServer:
         """The channel's board changed: every page open on it is sent the new one."""
         # Kept even with no page open: a page opening later is sent this board, and none of its
         # presses is placed before it was shown (``_press``).
-        sent = self.board_at[session.channel_id] = now_ms()
+        rev = self.board_at.get(session.channel_id, (0, 0))[0] + 1
+        sent = now_ms()
+        self.board_at[session.channel_id] = (rev, sent)
         pages = self.pages.get(session.channel_id)
         if not pages:
             return
         for page in pages:
-            page.boards_at.append(sent)
+            page.shown(rev, sent)
         # The card and the game's summary are made and encoded once; each page's frame only adds
         # its own seat to the summary (a 20-seat game's change costs 20 small strings, not 20 summaries).
         card = orjson.dumps(self._card(board)).decode()
         shared = self.bot.sessions.get(session.channel_id)
         if shared is None:
-            frame = f'{{"type":"board","game":null,"board":{card}}}'
+            frame = f'{{"type":"board","rev":{rev},"game":null,"board":{card}}}'
             for page in pages:
                 page.put(frame)
             return
@@ -525,9 +541,8 @@ class ActivityServer:
         head = orjson.dumps(summary).decode()[:-1]  # its closing brace: the seat goes before it
         for page in pages:
             seat = shared.seat_of(page.member.user_id)
-            page.put(
-                f'{{"type":"board","game":{head},"seat":{"null" if seat is None else seat}}},"board":{card}}}'
-            )
+            mine = "null" if seat is None else seat
+            page.put(f'{{"type":"board","rev":{rev},"game":{head},"seat":{mine}}},"board":{card}}}')
 
     def private(self, session: Session, seat: int, message: dict[str, Any]) -> bool:
         """A private message for ``seat``: to that member's pages on the channel, nobody else's."""

@@ -107,14 +107,21 @@ class PageClient:
     def privates(self) -> list[dict[str, Any]]:
         return [f["message"] for f in self.frames if f["type"] == "private"]
 
-    async def press(self, label: str | None = None, *, press: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Press a control of the board on show by its label (or send ``press`` as it is), and
-        the answer to it."""
+    def rev(self) -> int | None:
+        """The revision of the board the page shows now."""
+        return next((f.get("rev") for f in reversed(self.frames) if f["type"] == "board"), None)
+
+    async def press(
+        self, label: str | None = None, *, press: dict[str, Any] | None = None, rev: int | None = None
+    ) -> dict[str, Any]:
+        """Press a control of the board on show by its label (or send ``press`` as it is), made on
+        the board on show (or the board of revision ``rev``), and the answer to it."""
         what = press if press is not None else self.control(label)["press"]
         press_id = next(self._ids)
         after = len(self.frames)
         assert self.socket is not None
-        await self.socket.send_json({"type": "press", "id": press_id, **what})
+        shown = rev if rev is not None else self.rev()
+        await self.socket.send_json({"type": "press", "id": press_id, "rev": shown, **what})
         answer = await self.wait_for(lambda f: f["type"] == "answer" and f["id"] == press_id, after)
         if self.quiet is not None:
             await self.quiet()

@@ -170,9 +170,12 @@ async def test_a_far_page_s_trip_is_taken_off_its_press_up_to_the_bound(world, d
         await world.env.advance_time(0.5)  # the board has been on show a while
         turn = session.engine.view(None)["turn"]
         stop = {"name": "stop", "arg": str(turn), "game": session.tag}
+        shown = bob_page.rev()  # the board Bob sees and presses on, far away
         assert (await alice_page.press(press=stop))["ok"]
         await world.env.advance_time(0.04)
-        assert (await bob_page.press(press=stop))["ok"]
+        # Alice's Stop! redrew the board meanwhile; it had not reached Bob when he pressed.
+        assert bob_page.rev() > shown
+        assert (await bob_page.press(press=stop, rev=shown))["ok"]
         await world.env.advance_time(FAST["race_window"] / 1000)
         lost = await alice_page.wait_for(
             lambda f: f["type"] == "private" and "first" in (f["message"]["content"] or "")
@@ -188,12 +191,19 @@ async def test_a_far_page_s_trip_is_taken_off_its_press_up_to_the_bound(world, d
 def test_a_page_s_trip_is_bounded():
     page = activity.Page(socket=None, member=None, ticket_exp=0)
     assert page.trip_ms() == 0  # nothing measured: nothing taken off
+    page.round_trips.append(100.0)
+    assert page.placed_at(5_000, None) == 5_000  # no board's time known: nothing taken off either
+    page.round_trips.clear()
     page.round_trips.extend([900.0, 2000.0])
     assert page.trip_ms() == activity.LATENCY_BOUND_MS  # a page cannot buy more than the bound
     page.round_trips.append(40.0)
     assert page.trip_ms() == 20  # the best of its recent round trips
-    # Never placed before the board it was pressed on was sent: boards went at 1,000 and 1,010 ms.
-    page.boards_at.extend([1_000, 1_010])
-    assert page.placed_at(1_100) == 1_080  # pressed on the second board
-    assert page.placed_at(1_025) == 1_005  # it left before the second was sent: pressed on the first
-    assert page.placed_at(1_015) == 1_000  # never before the first board it had was sent
+    # Never placed before the board it was pressed on was sent: boards 1 and 2 went at 1,000 and
+    # 1,010 ms.
+    page.shown(1, 1_000)
+    page.shown(2, 1_010)
+    assert page.placed_at(1_100, 2) == 1_080  # pressed on board 2, its trip taken off
+    assert page.placed_at(1_025, 2) == 1_010  # not before board 2 reached the page
+    assert page.placed_at(1_015, 1) == 1_000  # pressed on board 1: not before board 1 did
+    assert page.placed_at(1_025, None) == 1_010  # on a board it does not name: the latest
+    assert page.placed_at(1_025, 99) == 1_010

@@ -30,9 +30,9 @@ function button(control, presses) {
     label.textContent = control.label;
     element.append(label);
   }
-  const { name, arg = "" } = control.press;
+  const { name, arg = "", game } = control.press;
   lock(element, pressKey(name, arg), Boolean(control.disabled), presses);
-  element.addEventListener("click", () => presses.press(name, arg, undefined));
+  element.addEventListener("click", () => presses.press(name, arg, undefined, game));
   return element;
 }
 
@@ -55,9 +55,9 @@ function singleSelect(control, presses) {
   prompt.textContent = control.placeholder ?? "…";
   element.append(prompt, ...control.options.map(option));
   if (!control.options.some((choice) => choice.default)) prompt.selected = true;
-  const { name } = control.press;
+  const { name, game } = control.press;
   lock(element, pressKey(name), Boolean(control.disabled), presses);
-  element.addEventListener("change", () => presses.press(name, "", [element.value]));
+  element.addEventListener("change", () => presses.press(name, "", [element.value], game));
   return element;
 }
 
@@ -106,6 +106,7 @@ function multiSelect(control, presses, words) {
       name,
       "",
       boxes.filter((box) => box.checked).map((box) => box.value),
+      control.press.game,
     );
   });
   element.append(send);

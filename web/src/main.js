@@ -43,6 +43,7 @@ function frame(message, again) {
       view.state("connected");
       break;
     case "board":
+      if (Number.isInteger(message.rev)) presses.rev = message.rev;
       if ("game" in message) view.game(message.game);
       view.board(message.board);
       break;

@@ -16,17 +16,21 @@ export class Presses {
     this.notSent = notSent;
     this.nextId = 1;
     this.pending = new Map(); // key → { id, timer }
+    this.rev = null; // the board on show (its revision, from its frame)
   }
 
   isPending(key) {
     return this.pending.has(key);
   }
 
-  press(name, arg, values) {
+  press(name, arg, values, game) {
     const key = values === undefined ? pressKey(name, arg) : pressKey(name);
     if (this.pending.has(key)) return; // the second click of a double click
     const id = this.nextId++;
-    const frame = { type: "press", id, name, arg };
+    // The game's mark (a control of an earlier game is refused as such) and the board on show when
+    // it was pressed: the bot places the press no earlier than that board reached this page.
+    const frame = { type: "press", id, name, arg, rev: this.rev };
+    if (typeof game === "string") frame.game = game;
     if (values !== undefined) frame.values = values;
     frame.t = Date.now();
     if (!this.send(frame)) {
