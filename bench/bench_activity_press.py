@@ -25,12 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import aiohttp  # noqa: E402
+from bench_activity import server_for  # noqa: E402
 from bench_kabuki_press import kabuki_table, stack_for  # noqa: E402
 from press_harness import cpu_ms, running  # noqa: E402
 
-from bot.activity.server import ActivityServer  # noqa: E402
 from bot.activity.tickets import Member  # noqa: E402
-from bot.app.config import Config  # noqa: E402
 from bot.glue.components import bound_id  # noqa: E402
 
 PRESSES = 120  # each kind; a round ends at its 50th card and the next begins (no grace)
@@ -44,17 +43,7 @@ async def main() -> None:
         # 5 edits per 5 s: nobody presses that board's buttons meanwhile).
         _, channel, members, ack_message, session = await kabuki_table(bot, env, **options)
         guild, paged, players, _, played = await kabuki_table(bot, env, **options)
-        config = Config(
-            token="x",
-            database_path=":memory:",
-            dev_guild_id=None,
-            log_level="INFO",
-            shard_count=1,
-            client_id=1,
-            client_secret="bench",
-            activity_port=0,
-        )
-        server = ActivityServer(bot, config)
+        server = server_for(bot)  # attached to the running bench bot: it watches its boards too
 
         settling: set[asyncio.Task] = set()
 

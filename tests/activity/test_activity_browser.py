@@ -8,22 +8,12 @@ import asyncio
 import re
 
 import pytest
-from needs import CHROMIUM, browser_missing, need
+from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
 from page_client import INSTANCE, seat_at_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 CEILING_S = 60  # only a hang reaches it: every wait returns as soon as the page shows the change
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FAST = {"grace": 0, "race_window": 2000, "reveal": 2, "turn_timer": 60}
 
 
@@ -39,7 +29,7 @@ async def browser():
 
     expect.set_options(timeout=CEILING_S * 1000)
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:

@@ -26,15 +26,21 @@ def games():
     return ["kabuki"]
 
 
-@pytest.fixture
-async def kabuki_table(world, discord_api, table):
-    """alice, bob and carol seated in a started Kabuki game, each with a page open."""
+async def started(world, discord_api) -> list:
+    """alice, bob and carol seated in a started Kabuki game, all three in the Activity."""
     alice, bob, carol = world.members[:3]
     seat_at_table(world, discord_api, alice, bob, carol)
     await alice.slash(world.channel, "kabuki new", **FAST)
     for member in (bob, carol):
         await member.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
+    return [alice, bob, carol]
+
+
+@pytest.fixture
+async def kabuki_table(world, discord_api, table):
+    """The game ``started``, each player with a page open."""
+    alice, bob, carol = await started(world, discord_api)
     host, port = table.address
     async with aiohttp.ClientSession() as http:
         pages = [
@@ -143,12 +149,7 @@ async def test_a_far_page_s_trip_is_taken_off_its_press_up_to_the_bound(world, d
     at once. Alice presses Stop! first by the bot's reading, Bob 40 ms later; but Bob's press left
     his page up to the bound (150 ms) before the bot read it, so his counts about 110 ms earlier
     than Alice's (less her own short trip) and he wins."""
-    alice, bob, carol = world.members[:3]
-    seat_at_table(world, discord_api, alice, bob, carol)
-    await alice.slash(world.channel, "kabuki new", **FAST)
-    for member in (bob, carol):
-        await member.click(world.board(), label="Join")
-    await alice.click(world.board(), label="Start")
+    alice, bob, carol = await started(world, discord_api)
     host, port = table.address
     async with aiohttp.ClientSession() as http:
         base = f"http://{host}:{port}"

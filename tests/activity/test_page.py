@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from needs import CHROMIUM, browser_missing, need
+from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
 from table_standin import TableStandIn, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -24,19 +24,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 # since every wait returns as soon as it happens (a shared CI machine is slow).
 CEILING_S = 60
 CEILING_MS = CEILING_S * 1000
-# As tests/playground/pagedriver.py launches it: without the background-networking flags Chromium's
-# own connections are refused by a closed network and slow everything down; --no-sandbox because
-# CI runs as root.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ALICE, BOB = "420000000000000042", "430000000000000043"
 INSTANCE = "i-test-7"
 XSS = "<img src=x onerror=alert(1)>"
