@@ -302,6 +302,8 @@ class ActivityServer:
         # How a page's press is run: at once, in the socket's own task. The tests run it as the
         # bot's own work instead, so that SimCord waits for what it does (tests/activity).
         self.dispatch: Callable[[Callable[[], Awaitable[None]]], Awaitable[None]] = _at_once
+        # A member's own address of the table, where there is one outside Discord (the playground's).
+        self.link_for: Callable[[int], str] | None = None
 
     async def start(self) -> None:
         self._runner = web.AppRunner(self.app, access_log=None)  # a ticket in a URL: never logged

@@ -176,7 +176,7 @@ class GameBot(commands.AutoShardedBot):
             guild = discord.Object(id=self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        elif self.config.activity:
+        elif self.config.activity and self.config.entry_point:
             # Not tree.sync(): Discord refuses an overwrite without the Activity's Entry Point.
             assert self.application_id is not None
             await entry_point.sync_global(self.tree, self.http, self.application_id)
@@ -274,9 +274,7 @@ class GameBot(commands.AutoShardedBot):
             if session is None:
                 return await reply_private(interaction, refusal)
             if press.name == TABLE and self.table_server is not None:
-                # The lobby's "Open the table": Discord opens the Activity for the presser (callback
-                # type 12); it signs in and finds this channel's game by itself.
-                return await interaction.response.launch_activity()
+                return await self.open_table(interaction, locale)
             # The refusals below link to the board; an accepted press (nearly all) needs no link.
             cog = self.game_cogs[session.kind]
             on_board = interactions.message_id(interaction) == session.board_message_id
@@ -315,6 +313,28 @@ class GameBot(commands.AutoShardedBot):
                 return await self.apologize(interaction, t(locale, faults.DISCORD_HICCUP))
             await self.apologize(interaction)
             raise
+
+    async def open_table(self, interaction: discord.Interaction, locale: str) -> None:
+        """The lobby's "Open the table": Discord opens the Activity for the presser (callback type
+        12); it signs in and finds this channel's game by itself. Where Discord will not (the
+        Activity not enabled for the app in the developer portal; the playground's in-memory
+        Discord, which has no Activities), the presser is told, with the table's own address
+        where there is one for them (the playground's)."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            log.warning(
+                "the Activity was not launched in channel %s: %s", interaction.channel_id, _status(error)
+            )
+            link = self.table_server.link_for(interaction.user.id) if self.table_server.link_for else None
+            if link is not None:
+                text = t(locale, "Open the table in your browser: {link}", link=link)
+            else:
+                text = t(
+                    locale,
+                    "Discord did not open the table just now. Try the Activities button of this channel.",
+                )
+            await reply_private(interaction, text)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

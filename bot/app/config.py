@@ -40,6 +40,9 @@ class Config:
     activity_port: int = ACTIVITY_PORT
     discord_api: str = DISCORD_API  # Discord's HTTP API; the tests point it at a stand-in
     activity_ticket_s: int = ACTIVITY_TICKET_S
+    # Whether the command sync keeps the app's Entry Point command (bot/activity/entry_point.py):
+    # an app with Activities enabled holds one. The playground's in-memory Discord holds none.
+    entry_point: bool = True
 
     @property
     def activity(self) -> bool:

@@ -181,6 +181,18 @@ class LivePage:
             self._controls.pop(gone, None)
         return len(stale)
 
+    async def as_bot_work(self, run: Callable[[], Awaitable[None]]) -> None:
+        """A press from the playground's Activity page, run as SimCord runs a click: as the bot's
+        own work, then settled, in its turn with the channel page's clicks (SimCord runs one
+        action at a time)."""
+        async with self._turn:
+            with self._env._bot_scope():  # SimCord's own way into the bot's work
+                task = asyncio.ensure_future(run())
+            try:
+                await task
+            finally:
+                await self._env.settle()
+
     # -- clicks made on an older revision ---------------------------------------------------------
 
     async def _action(self, context_id: Any, body: Any) -> Any:

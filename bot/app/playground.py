@@ -19,11 +19,13 @@ from typing import Any
 
 import discord
 
+from bot.app import playtable
 from bot.app.client import create_bot
 from bot.app.config import Config
 from bot.app.livepage import LivePage, RealTimeClock, follow, supervised
 from bot.app.livepictures import LivePictures
 from bot.app.memberlocales import member_locales
+from bot.app.playtable import PlaygroundDiscord
 from bot.app.quickanswers import QuickAnswers
 
 log = logging.getLogger(__name__)
@@ -47,9 +49,22 @@ async def run_playground(
     """Serve the playground until interrupted, or until ``ready`` (used by tests) returns.
     ``server_locale`` is the server's Discord language, ``locales`` the members' (by name)."""
     Path(database).parent.mkdir(parents=True, exist_ok=True)
+    discord_api = PlaygroundDiscord()  # the Activity's sign-in asks it, not Discord (bot.app.playtable)
     # One shard: SimCord, like Discord, needs a count, and the playground is one small server.
-    config = Config(token=None, database_path=database, dev_guild_id=None, log_level="WARNING", shard_count=1)
+    config = Config(
+        token=None,
+        database_path=database,
+        dev_guild_id=None,
+        log_level="WARNING",
+        shard_count=1,
+        client_id=playtable.CLIENT_ID,
+        client_secret=playtable.CLIENT_SECRET,
+        activity_port=0,  # a free port, printed
+        discord_api=await discord_api.start(),
+        entry_point=False,  # SimCord's Discord holds no Entry Point command
+    )
     bot = create_bot(config, games=game_cogs)
+    bot.table_server.autostart = False  # started outside the bot's work, beside the channel's page
     try:
         await _serve(
             bot,
@@ -58,8 +73,11 @@ async def run_playground(
             ready=ready,
             server_locale=server_locale,
             locales=locales,
+            discord_api=discord_api,
         )
     finally:
+        await bot.table_server.stop()
+        await discord_api.stop()
         # SimCord detaches the bot without closing it: the database's worker thread would outlive
         # the playground and keep the process from exiting.
         storage = getattr(bot, "storage", None)
@@ -81,6 +99,7 @@ async def _serve(
     ready: Callable[..., Awaitable[None]] | None,
     server_locale: str,
     locales: Mapping[str, str],
+    discord_api: PlaygroundDiscord,
 ) -> None:
     import simcord  # the playground extra; imported here so the bot itself never needs it
 
@@ -102,17 +121,51 @@ async def _serve(
         spoken = {
             member.id: locales.get(name, "en-US") for name, member in zip(MEMBERS, members, strict=True)
         }
+        discord_api.seat(
+            guild.id,
+            channel.id,
+            {member.id: (name, spoken[member.id]) for name, member in zip(MEMBERS, members, strict=True)},
+        )
         with member_locales(env, spoken):
             async with env.preview(channel, viewers=members, layout="channel", port=port) as preview:
-                _welcome(preview.url, server_locale, locales, open_browser, games=bot.game_cogs)
-                await _follow(env, preview, bot, channel, members, ready)
+                tables = [(name, member.id) for name, member in zip(MEMBERS, members, strict=True)]
+                await _follow(
+                    env,
+                    preview,
+                    bot,
+                    channel,
+                    members,
+                    ready,
+                    welcome=lambda: _welcome(
+                        preview.url,
+                        server_locale,
+                        locales,
+                        open_browser,
+                        games=bot.game_cogs,
+                        tables=[
+                            (n, playtable.page_address(bot.table_server, guild.id, channel.id, u))
+                            for n, u in tables
+                        ],
+                    ),
+                )
 
 
 def _welcome(
-    url: str, server_locale: str, locales: Mapping[str, str], open_browser: bool, *, games: Iterable[str]
+    url: str,
+    server_locale: str,
+    locales: Mapping[str, str],
+    open_browser: bool,
+    *,
+    games: Iterable[str],
+    tables: Sequence[tuple[str, str]] = (),
 ) -> None:
     print("\nThe playground is running: open this address in your browser")
     print(f"  {url}\n")
+    if tables:
+        print("The games' table (Discord's Activity), as each member, beside the channel:")
+        for name, address in tables:
+            print(f"  {name}: {address}")
+        print()
     print(f"Use 'Viewing as' to switch member. Try /help, then {new_commands(games)}.")
     languages = ", ".join(f"{name} {locales.get(name, 'en-US')}" for name in MEMBERS)
     print(f"Members' Discord languages (their private answers): {languages}.")
@@ -133,11 +186,20 @@ async def _follow(
     channel: Any,
     members: list[Any],
     ready: Callable[..., Awaitable[None]] | None,
+    welcome: Callable[[], None] = lambda: None,
 ) -> None:
     """Keep the page following the bot until interrupted, or until ``ready`` returns."""
     # Timers, grace periods, race windows and interaction timestamps run in real time,
     # and the page shows what the bot changes without anyone pressing Refresh.
     live = LivePage(env, preview)
+    # The Activity's table beside it: served outside the bot's own work (an open page's socket
+    # never settles), its presses run as the bot's work in turn with the channel page's clicks.
+    table = bot.table_server
+    table.dispatch = live.as_bot_work
+    await table.start()
+    # The lobby's Open the table cannot launch anything in SimCord: it answers with the address.
+    table.link_for = lambda user: playtable.page_address(table, channel.guild.id, channel.id, user)
+    welcome()
     # A click returns once the bot has answered it; its timers (Kabuki's grace) run on.
     QuickAnswers(env, preview)
     LivePictures(env, preview)  # and a picture it showed stays until the page is redrawn

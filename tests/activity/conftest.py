@@ -58,7 +58,7 @@ def simcord_bot(activity_bot):
 
 
 @pytest.fixture
-def serve(world):
+async def serve(world):
     """``await serve(bot)``: the bot's Activity server started outside the bot's own work, as a
     browser is outside Discord: SimCord waits for the bot's work to settle after every action, and
     an open page's socket never does. A page's press is run as the bot's work, and settled, as
