@@ -507,7 +507,9 @@ class ActivityServer:
                 log.warning("page press in channel %s not taken: the database failed", session.channel_id)
                 text = DATABASE_DOWN
             elif faults.discords_fault(error):
-                log.warning("page press in channel %s: Discord failed (%s)", session.channel_id, error)
+                # Status and code only: an error's text may quote what was sent.
+                status = f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"
+                log.warning("page press in channel %s: Discord failed (%s)", session.channel_id, status)
                 text = faults.DISCORD_HICCUP
             else:
                 log.exception("page press in channel %s failed", session.channel_id)
