@@ -486,11 +486,14 @@ class ActivityServer:
         press = read_press(frame, page.member.channel_id)
         if press is None:
             return self._refuse(page, "malformed", MALFORMED)
+        started = time.perf_counter()
         answer = PageAnswer(page, frame["id"], self.message_card)
         member = page.member
         session, refusal = self.bot.game_for(press, answer.locale)
         if session is None:
-            return await answer.private(refusal)
+            await answer.private(refusal)
+            self.bot.metrics.pressed("none", started, None)
+            return
         cog = self.bot.game_cogs[session.kind]
 
         async def take() -> None:
@@ -516,6 +519,8 @@ class ActivityServer:
                 text = SORRY
             await answer.private(t(answer.locale, text))
             return
+        finally:
+            self.bot.metrics.pressed(session.kind, started, None)  # counted as a button's press is
         await answer.acknowledge()  # a look, or a press whose answer was its board
 
     # ------------------------------------------------------------------ what the session layer shows

@@ -176,8 +176,9 @@ class Metrics:
 
     # ----------------------------------------------------------------- hooks (event loop)
 
-    def pressed(self, kind: str, started: float, interaction: discord.Interaction) -> None:
-        """A press has been handled; ``started`` is its ``time.perf_counter()`` on arrival."""
+    def pressed(self, kind: str, started: float, interaction: discord.Interaction | None) -> None:
+        """A press has been handled; ``started`` is its ``time.perf_counter()`` on arrival. An
+        Activity page's press has no interaction: nothing of Discord's 3 s applies to it."""
         children = self._per_kind.get(kind)
         if children is None:
             children = self._per_kind[kind] = (self._press_seconds.labels(kind), self._presses.labels(kind))
@@ -186,7 +187,7 @@ class Metrics:
         self.press_count += 1
         # Every press is answered; one still unanswered this late is one Discord refused. A press
         # shed as too late (``bot.session.overload``) is counted there instead.
-        if interaction.extras.get("too_late"):
+        if interaction is None or interaction.extras.get("too_late"):
             return
         if not interaction.response.is_done() and now_ms() - snowflake_ms(interaction.id) > ANSWER_WINDOW_MS:
             self._late.labels(kind).inc()

@@ -76,8 +76,10 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
     # Bob presses Tap out of turn on his page: the engine's refusal, as the button gives it.
     early = await bob_page.press("Tap")
     assert (early["ok"], early["text"]) == (False, "It is not your turn.")
+    counted = world.env.bot.metrics.press_count
     tapped = await alice_page.press("Tap")  # a page's move...
     assert tapped["ok"] is True
+    assert world.env.bot.metrics.press_count == counted + 1  # counted as a button's press is
     # ...whose private news (the secret number) reaches Alice's page, and nobody else's.
     secret = world.env.bot.sessions.get(world.channel.id).engine.view(0)["secret"]
     await alice_page.wait_for(lambda f: f["type"] == "private")
