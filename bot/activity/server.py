@@ -43,12 +43,12 @@ from bot.activity.tickets import Member, TicketRefused, Tickets, ticket_key
 from bot.glue import faults
 from bot.glue.board import Board, Picture, game_title
 from bot.glue.clock import now_ms
-from bot.glue.components import Press
-from bot.i18n import N_, catalogue_locale, t
+from bot.glue.components import Press, bind
+from bot.i18n import DEFAULT, N_, catalogue_locale, t
 from bot.session.guarded import database_fault
 from bot.session.press import Answer, Move
 from bot.session.publisher import release
-from bot.session.sessions import Session
+from bot.session.sessions import LOBBY, PLAYING, Session
 
 if TYPE_CHECKING:
     from bot.app.config import Config
@@ -402,7 +402,7 @@ class ActivityServer:
                     "type": "board",
                     "rev": rev,
                     "game": self._summary(member),
-                    "board": self._current_board(member.channel_id),
+                    "board": self._current_board(member.channel_id, catalogue_locale(member.locale)),
                 }
             )
             page.put({"type": "probe", "id": page.probe()})  # its trip is known before its first press
@@ -537,21 +537,32 @@ class ActivityServer:
             return
         for page in pages:
             page.shown(rev, sent)
-        # The card and the game's summary are made and encoded once; each page's frame only adds
-        # its own seat to the summary (a 20-seat game's change costs 20 small strings, not 20 summaries).
+        # The card and the game's summary are made and encoded once per language of the pages open;
+        # each page's frame only adds its own seat to the summary (a 20-seat game's change costs 20
+        # small strings, not 20 summaries).
         card = orjson.dumps(self._card(board)).decode()
+        cards = {session.locale or DEFAULT: card}
+        for locale in {catalogue_locale(page.member.locale) for page in pages} - set(cards):
+            theirs = self._board_in(session, locale)
+            cards[locale] = orjson.dumps(self._card(theirs)).decode() if theirs is not None else card
         shared = self.bot.sessions.get(session.channel_id)
         if shared is None:
             frame = f'{{"type":"board","rev":{rev},"game":null,"board":{card}}}'
             for page in pages:
                 page.put(frame)
             return
-        summary = game_summary(shared, None, self.bot.title_of(shared.kind), session.locale)
-        head = orjson.dumps(summary).decode()[:-1]  # its closing brace: the seat goes before it
+        heads = {
+            locale: orjson.dumps(game_summary(shared, None, self.bot.title_of(shared.kind), locale)).decode()[
+                :-1
+            ]
+            for locale in cards  # each without its closing brace: the seat goes before it
+        }
         for page in pages:
             seat = shared.seat_of(page.member.user_id)
             mine = "null" if seat is None else seat
-            page.put(f'{{"type":"board","rev":{rev},"game":{head},"seat":{mine}}},"board":{card}}}')
+            locale = catalogue_locale(page.member.locale)
+            head, theirs = heads.get(locale, heads[next(iter(heads))]), cards.get(locale, card)
+            page.put(f'{{"type":"board","rev":{rev},"game":{head},"seat":{mine}}},"board":{theirs}}}')
 
     def private(self, session: Session, seat: int, message: dict[str, Any]) -> bool:
         """A private message for ``seat``: to that member's pages on the channel, nobody else's."""
@@ -589,11 +600,32 @@ class ActivityServer:
             body=found, content_type="image/png", headers={"Cache-Control": "private, no-store"}
         )
 
-    def _current_board(self, channel_id: int) -> dict[str, Any] | None:
+    def _current_board(self, channel_id: int, locale: str) -> dict[str, Any] | None:
         publisher = self.bot.publishers.get(channel_id)
-        if publisher is None or publisher.shown is None or self.bot.sessions.get(channel_id) is None:
+        session = self.bot.sessions.get(channel_id)
+        if publisher is None or publisher.shown is None or session is None:
             return None
-        return self._card(publisher.shown[1])
+        theirs = self._board_in(session, locale) if locale != (session.locale or DEFAULT) else None
+        return self._card(theirs if theirs is not None else publisher.shown[1])
+
+    def _board_in(self, session: Session, locale: str) -> Board | None:
+        """The board of a lobby or a game in play drawn again in ``locale``, for a page whose
+        member speaks it: the same renderer, the same state, that member's words (and a picture
+        in them). None for any other board (a game over, a lobby closed): the channel's is shown."""
+        cog = self.bot.game_cogs.get(session.kind)
+        if cog is None or self.bot.sessions.get(session.channel_id) is not session:
+            return None
+        engine = session.engine
+        if session.status == PLAYING and (engine is None or engine.is_over):
+            return None
+        spoken = session.locale
+        session.locale = locale  # put back before anything else runs: no await in between
+        try:
+            board = cog._lobby(session) if session.status == LOBBY else cog.render_board(session)
+        finally:
+            session.locale = spoken
+        bind(board.items, session.tag)
+        return board
 
     def _card(self, board: Board) -> dict[str, Any]:
         image = None

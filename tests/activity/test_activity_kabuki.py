@@ -213,3 +213,33 @@ def test_a_page_s_trip_is_bounded():
     assert page.placed_at(1_015, 1) == 1_000  # pressed on board 1: not before board 1 did
     assert page.placed_at(1_025, None) == 1_010  # on a board it does not name: the latest
     assert page.placed_at(1_025, 99) == 1_010
+
+
+async def test_each_page_reads_the_table_in_its_member_s_language(world, discord_api, table):
+    """The channel's board speaks the server's language; a German member's page shows the same
+    lobby and game in German, and an English member's page in English."""
+    alice, bob = world.members[:2]
+    seat_at_table(world, discord_api, alice, bob)
+    await alice.slash(world.channel, "kabuki new", **FAST)
+    host, port = table.address
+    async with aiohttp.ClientSession() as http:
+        base = f"http://{host}:{port}"
+        bob_page = await PageClient(http, base, table.quiet).open(discord_api, bob, "de")
+        alice_page = await PageClient(http, base, table.quiet).open(discord_api, alice)
+        assert bob_page.control("Beitreten") and alice_page.control("Join")
+        assert (await bob_page.press("Beitreten"))["ok"]
+        assert [c.label for row in world.board().components for c in row.children][0] == "Join"
+        await alice.click(world.board(), label="Start")
+        german = await bob_page.wait_for(
+            lambda f: f["type"] == "board" and "Runde 1" in str(f["board"]["title"])
+        )
+        english = await alice_page.wait_for(
+            lambda f: f["type"] == "board" and "round 1" in str(f["board"]["title"])
+        )
+        assert german["game"]["seat"] == 1 and english["game"]["seat"] == 0
+        assert "round 1" in world.board().embeds[0].title  # the channel's own, in English
+        # The German board's controls are the same presses: Bob places from it.
+        assert (await place_from_page(alice_page, world, 0))["ok"]
+        assert (await place_from_page(bob_page, world, 1))["ok"]
+        await bob_page.close()
+        await alice_page.close()

@@ -63,8 +63,14 @@ async def test_a_page_signs_in_and_hears_who_it_is_and_the_channel_s_lobby(world
     assert signin["socket"] == "/ws"  # one process runs every shard
     async with http.ws_connect(f"{address(world)}{signin['socket']}?ticket={signin['ticket']}") as socket:
         hello, board = await opened(socket)
-        assert board["title"] == "Tap — lobby" and "alice" in board["fields"][0]["value"]
-        assert [c["label"] for row in board["controls"] for c in row] == ["Join", "Leave", "Start", "Cancel"]
+        # Bob speaks French: his page's lobby does, whatever the channel's language.
+        assert board["title"] == "Tap — salon d'attente" and "alice" in board["fields"][0]["value"]
+        assert [c["label"] for row in board["controls"] for c in row] == [
+            "Rejoindre",
+            "Quitter",
+            "Lancer",
+            "Annuler",
+        ]
         assert hello["you"] == {"id": str(bob.id), "name": bob.name}
         game = hello["game"]
         assert (game["kind"], game["status"], game["seat"]) == ("tap", "lobby", 1)
