@@ -238,8 +238,13 @@ async def test_each_page_reads_the_table_in_its_member_s_language(world, discord
         )
         assert german["game"]["seat"] == 1 and english["game"]["seat"] == 0
         assert "round 1" in world.board().embeds[0].title  # the channel's own, in English
-        # The German board's controls are the same presses: Bob places from it.
-        assert (await place_from_page(alice_page, world, 0))["ok"]
-        assert (await place_from_page(bob_page, world, 1))["ok"]
+        # The German board's controls are the same presses: each places from their own page, in
+        # turn (the dealer's draw says who starts).
+        session = session_of(world)
+        for stack in (0, 1):
+            seat = session.engine.view(None)["current"]["seat"]
+            placed = await place_from_page((alice_page, bob_page)[seat], world, stack)
+            assert placed["ok"], placed
+        assert session.engine.view(None)["turn"] == 2
         await bob_page.close()
         await alice_page.close()
