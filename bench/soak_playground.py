@@ -20,6 +20,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # browsers.py, which pagedriver uses
 sys.path.insert(0, str(ROOT / "tests" / "playground"))
 
 from pagedriver import PageDriver, Playground, browser_missing, chromium  # noqa: E402

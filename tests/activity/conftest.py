@@ -8,10 +8,15 @@ import asyncio
 import pytest
 from aiohttp.test_utils import TestServer
 from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, DiscordStandIn
+from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
 from pg_cluster import free_port
 from simcord_activities import enable_activities  # noqa: F401  (a fixture)
 
 from bot.activity.server import ActivityServer
+
+# How long a browser test's page may take to show a change: a ceiling only a hang reaches, since
+# every wait returns as soon as the page shows it (a shared CI machine is slow).
+CEILING_S = 60
 
 
 @pytest.fixture
@@ -102,3 +107,20 @@ async def serve(world):
 async def table(serve, activity_bot):
     """The test's bot's Activity server, started (``serve``)."""
     return await serve(activity_bot)
+
+
+@pytest.fixture
+async def browser():
+    """The system's Chromium through Playwright (skipped without it, failed in CI)."""
+    need(browser_missing())
+    from playwright.async_api import async_playwright, expect
+
+    # Every expect() waits up to the ceiling, not Playwright's 5 s: a busy machine is slow, and the
+    # page's own 5 s cap on an unanswered press must not race a 5 s wait.
+    expect.set_options(timeout=CEILING_S * 1000)
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()

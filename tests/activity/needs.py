@@ -9,21 +9,7 @@ import os
 import shutil
 
 import pytest
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# As tests/playground/pagedriver.py launches it: without the background-networking flags Chromium's
-# own connections are refused by a closed network and slow everything down; --no-sandbox because
-# CI runs as root.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the activity tests import them from here)
 
 
 def in_ci() -> bool:

@@ -8,7 +8,6 @@ import asyncio
 import re
 
 import pytest
-from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
 from page_client import INSTANCE, seat_at_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -20,20 +19,6 @@ FAST = {"grace": 0, "race_window": 2000, "reveal": 2, "turn_timer": 60}
 @pytest.fixture
 def games():
     return ["kabuki"]
-
-
-@pytest.fixture
-async def browser():
-    need(browser_missing())
-    from playwright.async_api import async_playwright, expect
-
-    expect.set_options(timeout=CEILING_S * 1000)
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 def mock_sign_in(discord_api, member) -> None:

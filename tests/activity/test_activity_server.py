@@ -5,6 +5,7 @@ bad tickets and bad frames are refused with words and change nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import aiohttp
 import pytest
@@ -41,6 +42,17 @@ async def opened(socket) -> tuple[dict, dict]:
     assert (hello["type"], board["type"], probe["type"]) == ("hello", "board", "probe")
     await socket.send_json({"type": "probe", "id": probe["id"]})
     return hello, board["board"]
+
+
+@contextlib.asynccontextmanager
+async def alices_page(world, discord_api, http):
+    """Alice alone in the Activity: her page signed in, its socket open and its first frames read."""
+    alice = world.members[0]
+    seat_at_table(world, discord_api, alice)
+    signin = await signed_in(world, discord_api, http, alice)
+    async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
+        await opened(socket)
+        yield socket
 
 
 async def signed_in(world, discord_api, http, member, locale="en-US") -> dict:
@@ -125,10 +137,7 @@ async def test_a_socket_with_an_expired_or_forged_ticket_is_told_and_closed(worl
 async def test_bad_frames_get_an_error_frame_and_the_socket_goes_on(world, discord_api, http):
     alice = world.members[0]
     await alice.slash(world.channel, "tap new")
-    seat_at_table(world, discord_api, alice)
-    signin = await signed_in(world, discord_api, http, alice)
-    async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await opened(socket)
+    async with alices_page(world, discord_api, http) as socket:
         for frame, code in [
             ("{not json", "malformed"),
             ("[1, 2]", "malformed"),
@@ -147,11 +156,7 @@ async def test_bad_frames_get_an_error_frame_and_the_socket_goes_on(world, disco
 
 
 async def test_a_flooding_page_is_slowed_then_closed(world, discord_api, http):
-    alice = world.members[0]
-    seat_at_table(world, discord_api, alice)
-    signin = await signed_in(world, discord_api, http, alice)
-    async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await opened(socket)
+    async with alices_page(world, discord_api, http) as socket:
         sent = activity.BURST + activity.FLOOD_CLOSE + 50
         for n in range(int(sent)):
             await socket.send_json({"type": "ping", "t": n})
@@ -173,11 +178,8 @@ async def test_a_flooding_page_is_slowed_then_closed(world, discord_api, http):
 
 async def test_a_half_spent_ticket_is_renewed_on_the_next_ping(world, discord_api, http):
     alice = world.members[0]
-    seat_at_table(world, discord_api, alice)
-    signin = await signed_in(world, discord_api, http, alice)
     server = world.env.bot.table_server
-    async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await opened(socket)
+    async with alices_page(world, discord_api, http) as socket:
         (page,) = server.pages[world.channel.id]
         page.ticket_exp -= server.tickets.ttl_s * 0.6  # as if the page had been open six minutes
         await socket.send_json({"type": "ping", "t": 1})
@@ -195,11 +197,7 @@ async def test_the_bot_s_sync_keeps_the_entry_point_discord_holds(world):
 
 
 async def test_a_bot_stopping_tells_its_pages_to_come_back(world, discord_api, http):
-    alice = world.members[0]
-    seat_at_table(world, discord_api, alice)
-    signin = await signed_in(world, discord_api, http, alice)
-    async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
-        await opened(socket)
+    async with alices_page(world, discord_api, http) as socket:
         stopping = asyncio.ensure_future(world.env.bot.table_server.stop())
         closing = await socket.receive(timeout=30)
         await stopping

@@ -63,37 +63,26 @@ def url(server: ActivityServer, path: str) -> str:
 
 async def test_each_page_reaches_the_process_of_its_server_s_shard(discord_api, processes):
     zero, one = processes
-    zero.bot.sessions.add(
-        Session(
-            kind="tap",
-            guild_id=GUILD_ON_0,
-            channel_id=CHANNEL_ON_0,
-            host_id=ALICE,
-            options={},
-            seed=1,
-            game_key="k0",
-            created_at=0,
-            players=[ALICE],
-            names={ALICE: "alice"},
+    for process, guild, channel, seed in (
+        (zero, GUILD_ON_0, CHANNEL_ON_0, 0),
+        (one, GUILD_ON_1, CHANNEL_ON_1, 1),
+    ):
+        discord_api.add_instance(f"i-on-{seed}", guild, channel, [ALICE])
+        discord_api.members.add((guild, ALICE))
+        process.bot.sessions.add(
+            Session(
+                kind="tap",
+                guild_id=guild,
+                channel_id=channel,
+                host_id=ALICE,
+                options={},
+                seed=seed,
+                game_key=f"k{seed}",
+                created_at=0,
+                players=[ALICE],
+                names={ALICE: "alice"},
+            )
         )
-    )
-    one.bot.sessions.add(
-        Session(
-            kind="tap",
-            guild_id=GUILD_ON_1,
-            channel_id=CHANNEL_ON_1,
-            host_id=ALICE,
-            options={},
-            seed=2,
-            game_key="k1",
-            created_at=0,
-            players=[ALICE],
-            names={ALICE: "alice"},
-        )
-    )
-    discord_api.add_instance("i-on-0", GUILD_ON_0, CHANNEL_ON_0, [ALICE])
-    discord_api.add_instance("i-on-1", GUILD_ON_1, CHANNEL_ON_1, [ALICE])
-    discord_api.members |= {(GUILD_ON_0, ALICE), (GUILD_ON_1, ALICE)}
     async with aiohttp.ClientSession() as http:
         for instance, shard, process, other in [("i-on-0", 0, zero, one), ("i-on-1", 1, one, zero)]:
             # Signed in at the process that does not run the shard: the sign-in needs no session.

@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
 from table_standin import TableStandIn, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -104,23 +103,6 @@ async def table() -> AsyncIterator[TableStandIn]:
     stand_in = TableStandIn(names={ALICE: "Alice", BOB: "Bob"}, game=GAME, board=kabuki_board())
     async with served(stand_in):
         yield stand_in
-
-
-@pytest.fixture
-async def browser():
-    need(browser_missing())
-    from playwright.async_api import async_playwright, expect
-
-    # Every expect() of these tests waits up to the ceiling, not Playwright's 5 s: a busy machine is
-    # slow, and the page's own 5 s cap on an unanswered press must not race a 5 s wait.
-    expect.set_options(timeout=CEILING_MS)
-
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 class Page:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from browsers import CHROMIUM, CHROMIUM_ARGS
 
 from bot.app.playground import MEMBERS, run_playground
 
@@ -33,19 +34,6 @@ except ImportError:  # browser_missing() says so, and nothing below runs
 
 T = TypeVar("T")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Without the background-networking flags Chromium's own connections are refused by a closed
-# network and slow everything down; --no-sandbox because CI runs as root.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SETTLE_SECONDS = 45.0  # a page that has not settled by then is locked up (a ceiling: a busy machine is slow)
 
 _SETTLED = """() => {
