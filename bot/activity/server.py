@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import itertools
 import logging
 import re
 import secrets
@@ -277,8 +278,10 @@ class ActivityServer:
         self.api = DiscordApi(config.discord_api, config.client_id, config.client_secret, config.token)
         self.tickets = Tickets(config.client_secret, config.activity_ticket_s)
         self.pages: dict[int, set[Page]] = {}  # by channel id
-        # Each channel's board revision and when it was last sent (Discord's ms).
+        # Each open game's board: its revision and when it was last sent (Discord's ms). Revisions
+        # count across every channel and game, so a page never meets one twice.
         self.board_at: dict[int, tuple[int, int]] = {}
+        self._revisions = itertools.count(1)
         self.pictures: OrderedDict[str, Picture] = OrderedDict()  # by token, newest last
         # A private message's picture (the Mime's card), by a random token only its owner's
         # socket is sent: a secret's picture is never found by a key anyone could hash.
@@ -528,10 +531,13 @@ class ActivityServer:
     def board(self, session: Session, board: Board) -> None:
         """The channel's board changed: every page open on it is sent the new one."""
         # Kept even with no page open: a page opening later is sent this board, and none of its
-        # presses is placed before it was shown (``_press``).
-        rev = self.board_at.get(session.channel_id, (0, 0))[0] + 1
-        sent = now_ms()
-        self.board_at[session.channel_id] = (rev, sent)
+        # presses is placed before it was shown (``_press``). Forgotten with its game: a page
+        # opening then is shown no board.
+        rev, sent = next(self._revisions), now_ms()
+        if self.bot.sessions.get(session.channel_id) is session:
+            self.board_at[session.channel_id] = (rev, sent)
+        else:
+            self.board_at.pop(session.channel_id, None)
         pages = self.pages.get(session.channel_id)
         if not pages:
             return

@@ -101,6 +101,7 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
     # on the page (docs/activity.md).
     assert final["board"]["controls"] == []
     assert world.env.bot.sessions.get(world.channel.id) is None
+    assert world.channel.id not in world.env.bot.table_server.board_at  # nothing kept of an ended game
 
 
 async def test_a_look_answers_the_page_privately(world, discord_api, pages):
