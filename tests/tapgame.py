@@ -144,6 +144,9 @@ class TapCog(GameCog, group_name="tap", group_description="The test-only Tap gam
     async def new(self, interaction: discord.Interaction, target: app_commands.Range[int, 1, 50] = 3) -> None:
         await self.open_lobby(interaction, {"target": target})
 
+    def default_options(self) -> dict:
+        return {"target": 3}
+
     def render_board(self, session: Session) -> Board:
         assert session.engine is not None
         view = session.engine.view(None)

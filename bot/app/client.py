@@ -29,7 +29,7 @@ from bot.ops.metrics import Metrics
 from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private, score_problem
 from bot.session.guarded import Guard, database_fault
-from bot.session.lobby import TABLE
+from bot.session.launcher import TABLE
 from bot.session.overload import shed
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton

@@ -32,6 +32,7 @@ from bot.glue.replies import reply_private
 from bot.i18n import DEFAULT, N_, t, tn
 from bot.session import computers
 from bot.session.guarded import SAVE, describe
+from bot.session.launcher import offer_table
 from bot.session.lobby import ENDING_WAITS as ENDING_WAITS  # said by cogs/general.py
 from bot.session.lobby import LOBBY_PRESSES, Lobby
 from bot.session.press import Answer, Move
@@ -139,6 +140,11 @@ class GameCog(Lobby, commands.GroupCog):
 
     def render_board(self, session: Session) -> Board:
         raise NotImplementedError
+
+    def default_options(self) -> dict[str, Any]:
+        """The options of a lobby opened without the ``new`` command (an Activity page's New
+        game): the command's own defaults (a test holds each game's to them)."""
+        return {}
 
     def turn_ms(self, options: Mapping[str, Any]) -> int:
         """The game's per-turn timer in these options (0: none), which a lobby's idle time
@@ -576,13 +582,21 @@ class GameCog(Lobby, commands.GroupCog):
     async def _publish(
         self, session: Session, board: Board, interaction: discord.Interaction | None = None
     ) -> None:
-        await self.publisher(session).publish(board, interaction)
+        await self.publisher(session).publish(self._offering_table(session, board), interaction)
+
+    def _offering_table(self, session: Session, board: Board) -> Board:
+        """A game in play's board with the Activity's launch button, where it is on (the lobby
+        draws its own; a game over's board offers Play again)."""
+        engine = session.engine
+        if self.bot.table_server is None or session.status != PLAYING or engine is None or engine.is_over:
+            return board
+        return offer_table(board, session.channel_id, session.locale)
 
     async def repost(self, session: Session, board: Board | None = None) -> discord.Message:
         """Post the board as a fresh message (the old one is emptied so no trail is left)."""
         if board is None:
             board = self.board_now(session) if session.status == PLAYING else self._lobby(session)
-        return await self.publisher(session).repost(board)
+        return await self.publisher(session).repost(self._offering_table(session, board))
 
     async def board_deleted(self, session: Session, message_id: int) -> None:
         """Someone deleted the board message: the game goes on, on a new one that says why. The

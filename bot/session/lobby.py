@@ -16,10 +16,11 @@ import discord
 
 from bot.glue.board import CANCEL, Board, closed_board, game_title, lobby_board
 from bot.glue.clock import now_ms
-from bot.glue.components import GameButton
+from bot.glue.components import Press
 from bot.glue.replies import message_link, reply_private
 from bot.i18n import N_, private_locale, t, tn
 from bot.session import computers
+from bot.session.launcher import table_button
 from bot.session.press import Answer, Move
 from bot.session.publisher import release
 from bot.session.rematch import invitation
@@ -30,8 +31,6 @@ ENDING_WAITS = N_(
     "I could not save that just now (the database is unavailable): it happens by itself as soon "
     "as the database is back."
 )
-# The lobby's button that opens the Activity (answered by ``GameBot.route_press``, not here).
-TABLE = "table"
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
@@ -51,105 +50,130 @@ class Lobby:
         invited: list[int] | None = None,
         rematch_of: str = "",
     ) -> None:
-        """Open a lobby hosted by the presser; ``invited`` members are asked to join (a rematch of
-        the game ``rematch_of``)."""
-        mine = private_locale(interaction)
+        """A slash command's lobby, hosted by its member and posted as its answer."""
         if interaction.guild_id is None or interaction.channel_id is None:
+            mine = private_locale(interaction)
             await reply_private(interaction, t(mine, "Games are played in a server channel, not in DMs."))
             return
+        move = Move.of(interaction, Press(interaction.channel_id, "new", self.kind))
+        await self.open_lobby_for(
+            move,
+            interaction.guild_id,
+            interaction.guild_locale,
+            options,
+            invited=invited,
+            rematch_of=rematch_of,
+        )
+
+    async def open_lobby_for(
+        self,
+        move: Move,
+        guild_id: int,
+        guild_locale: object,
+        options: dict[str, Any],
+        *,
+        invited: list[int] | None = None,
+        rematch_of: str = "",
+    ) -> None:
+        """Open a lobby in the move's channel hosted by its member, from either front-end;
+        ``invited`` members are asked to join (a rematch of the game ``rematch_of``). From a
+        Discord press the lobby is its answer; from a page, a message the bot posts in the
+        channel. Refused privately while the channel has a game."""
+        mine, answer = move.locale, move.answer
         now = now_ms()
+        host = move.member_id
         session = Session(
             kind=self.kind,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
+            guild_id=guild_id,
+            channel_id=move.press.channel_id,
+            host_id=host,
             options=dict(options),
             seed=secrets.randbits(48),
             salt=secrets.token_hex(16),
             game_key=uuid.uuid4().hex,
             created_at=now,
-            players=[interaction.user.id],
-            names={interaction.user.id: interaction.user.display_name},
+            players=[host],
+            names={host: move.member_name},
             lobby_deadline=now + self.lobby_idle_ms(options),
             invited=list(invited or ()),
-            locale=await self.bot.languages.public(
-                self.bot.storage, interaction.guild_id, interaction.guild_locale
-            ),
+            locale=await self.bot.languages.public(self.bot.storage, guild_id, guild_locale),
             rematch_of=rematch_of,
         )
         try:
             self.bot.sessions.add(session)
         except ChannelBusy as busy:
-            other = busy.session
-            fields = {
-                "game": game_title(mine, self.bot.title_of(other.kind)),
-                "link": message_link(other, mine),
-            }
-            if other.status == LOBBY:
-                text = t(
-                    mine,
-                    "This channel already has a {game} lobby: {link}. Finish it, or `/end` it, "
-                    "before starting another.",
-                    **fields,
-                )
-            else:
-                text = t(
-                    mine,
-                    "This channel already has a {game} game: {link}. Finish it, or `/end` it, "
-                    "before starting another.",
-                    **fields,
-                )
-            await reply_private(interaction, text)
-            return
+            return await answer.private(self._busy_text(busy.session, mine))
+        interaction = move.interaction
         async with session.lock:
             lobby = self._lobby(session)
             publisher = self.publisher(session)
-            kwargs = await publisher.message_kwargs(lobby)
-            try:
-                await interaction.response.send_message(**kwargs)
-                message = await interaction.original_response()
-            except discord.HTTPException as error:
-                # No lobby message, no lobby: the channel must not stay taken by one nobody sees.
-                self.bot.sessions.remove(session)
-                if await self.bot.answer_fault(interaction, error):
-                    return
-                raise
-            finally:
-                release(kwargs)
-            session.board_message_id = message.id
-            publisher.posted(message.id, lobby)
-            await self._save(session)
+            if interaction is None:
+                try:
+                    await publisher.repost(lobby)  # posted in the channel, and saved
+                except BaseException:
+                    self.bot.sessions.remove(session)  # no lobby message, no lobby
+                    raise
+            else:
+                kwargs = await publisher.message_kwargs(lobby)
+                try:
+                    await interaction.response.send_message(**kwargs)
+                    message = await interaction.original_response()
+                except discord.HTTPException as error:
+                    # No lobby message, no lobby: the channel must not stay taken by one nobody sees.
+                    self.bot.sessions.remove(session)
+                    if await self.bot.answer_fault(interaction, error):
+                        return
+                    raise
+                finally:
+                    release(kwargs)
+                session.board_message_id = message.id
+                publisher.posted(message.id, lobby)
+                await self._save(session)
             self.timers.arm(session)
+        await answer.acknowledge()
+
+    def _busy_text(self, other: Session, mine: str) -> str:
+        fields = {"game": game_title(mine, self.bot.title_of(other.kind)), "link": message_link(other, mine)}
+        if other.status == LOBBY:
+            return t(
+                mine,
+                "This channel already has a {game} lobby: {link}. Finish it, or `/end` it, "
+                "before starting another.",
+                **fields,
+            )
+        return t(
+            mine,
+            "This channel already has a {game} game: {link}. Finish it, or `/end` it, "
+            "before starting another.",
+            **fields,
+        )
 
     def lobby_notes(self, session: Session) -> list[str]:
         """Lines the lobby shows before Start about how these seats will play (a game's own)."""
         return []
 
-    async def take_rematch_seat(self, interaction: discord.Interaction, session: Session) -> None:
+    async def take_rematch_seat(self, move: Move, session: Session) -> None:
         """A player of the finished game pressed its Play again while its rematch's lobby is open:
         seat them there (the press is on the old board, so the lobby is edited and the presser
         answered privately)."""
-        user = interaction.user
-        mine = private_locale(interaction)
+        mine, answer, member = move.locale, move.answer, move.member_id
         link = message_link(session, mine)
         async with session.lock:
             if not self._alive(session, LOBBY):
-                return await self._refuse(interaction, "closed", t(mine, "That rematch's lobby is closed."))
-            if session.seat_of(user.id) is not None:
+                return await self._refuse(answer, "closed", t(mine, "That rematch's lobby is closed."))
+            if session.seat_of(member) is not None:
                 return await self._refuse(
-                    interaction, "lobby", t(mine, "You already have a seat in the rematch: {link}", link=link)
+                    answer, "lobby", t(mine, "You already have a seat in the rematch: {link}", link=link)
                 )
             if len(session.players) >= self.engine_cls.players_range(session.options)[1]:
-                return await self._refuse(
-                    interaction, "lobby", t(mine, "The rematch is full: {link}", link=link)
-                )
-            session.players.append(user.id)
-            session.names[user.id] = user.display_name
+                return await self._refuse(answer, "lobby", t(mine, "The rematch is full: {link}", link=link))
+            session.players.append(member)
+            session.names[member] = move.member_name
             session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
             await self._save(session)
             await self._publish(session, self._lobby(session))
             self.timers.arm(session)
-            await reply_private(interaction, t(mine, "You took a seat in the rematch: {link}", link=link))
+            await answer.tell(t(mine, "You took a seat in the rematch: {link}", link=link))
 
     def lobby_idle_ms(self, options: dict[str, Any]) -> int:
         """How long a lobby waits without a join or leave before it closes itself: 10 minutes,
@@ -174,11 +198,7 @@ class Lobby:
         board.content = invitation(session)
         if self.bot.table_server is not None:
             # The Activity: the same lobby and game as a live table in Discord (docs/activity.md).
-            board.items.append(
-                GameButton(
-                    session.channel_id, TABLE, label=t(session.locale, "Open the table"), emoji="🎲", row=2
-                )
-            )
+            board.items.append(table_button(session.channel_id, session.locale, row=2))
         return board
 
     async def _lobby_press(self, move: Move, session: Session) -> None:

@@ -42,6 +42,11 @@ class Answer(ABC):
     async def private(self, text: str) -> None:
         """Words for the presser alone: a refusal, a note."""
 
+    async def tell(self, text: str) -> None:
+        """Words for the presser alone that refuse nothing: the press was taken, and this is
+        what came of it."""
+        await self.private(text)
+
     async def news(self, message: dict[str, Any]) -> bool:
         """A private event drawn for the presser (``GameCog.render_private``'s keyword arguments);
         False when it could not reach them. Only a page's answer is asked: a Discord press's

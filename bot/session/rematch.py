@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.glue.board import JOIN, Board
-from bot.glue.components import PressedOnce
-from bot.glue.replies import is_moderator, reply_private
+from bot.glue.components import Press, PressedOnce
+from bot.glue.replies import reply_private
 from bot.i18n import DEFAULT, N_, private_locale, t
+from bot.session.press import Move
 from bot.session.sessions import LOBBY
 
 if TYPE_CHECKING:
@@ -36,9 +37,12 @@ log = logging.getLogger(__name__)
 PLAY_AGAIN = N_("Play again")
 
 
-class PlayAgainButton(
-    PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=r"again:(?P<key>[0-9a-f]{1,64})"
-):
+AGAIN = "again"  # a page's press of it: {"name": "again", "arg": the game's key}
+_AGAIN_ID = r"again:(?P<key>[0-9a-f]{1,64})"
+_AGAIN = re.compile(_AGAIN_ID)
+
+
+class PlayAgainButton(PressedOnce, discord.ui.DynamicItem[discord.ui.Button], template=_AGAIN_ID):
     """In the final board's language; rebuilt from its custom id for a press, where the label
     plays no part."""
 
@@ -62,40 +66,52 @@ class PlayAgainButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Host = interaction.client  # type: ignore[assignment]
         try:
-            await play_again(bot, interaction, self.game_key)
+            if interaction.guild_id is None or interaction.channel_id is None:
+                mine = private_locale(interaction)
+                text = t(mine, "Games are played in a server channel, not in DMs.")
+                return await reply_private(interaction, text)
+            move = Move.of(interaction, Press(interaction.channel_id, AGAIN, self.game_key))
+            await play_again(bot, move, interaction.guild_id, interaction.guild_locale)
         except Exception:
             log.exception("play again in channel %s failed", interaction.channel_id)
             await bot.apologize(interaction)
 
 
-async def play_again(bot: Host, interaction: discord.Interaction, game_key: str) -> None:
-    mine = private_locale(interaction)
-    if interaction.guild_id is None:
-        return await reply_private(interaction, t(mine, "Games are played in a server channel, not in DMs."))
-    past = await bot.storage.past_game(interaction.guild_id, game_key)
+async def play_again(bot: Host, move: Move, guild_id: int, guild_locale: object) -> None:
+    """A Play again press (``move.press.arg`` the finished game's key), from the channel's final
+    board or a page's: a new lobby of that game and its options, its players invited; or the
+    presser's seat in that rematch's lobby where it is open already."""
+    mine, answer, game_key = move.locale, move.answer, move.press.arg
+    past = await bot.storage.past_game(guild_id, game_key)
     cog = bot.game_cogs.get(past.kind) if past is not None else None
     if past is None or cog is None:
         # Its record was removed (/standings reset), or the game is no longer offered.
-        return await reply_private(
-            interaction, t(mine, "That game can no longer be played again: start a new one.")
-        )
-    presser = interaction.user.id
+        return await answer.private(t(mine, "That game can no longer be played again: start a new one."))
+    presser = move.member_id
     # Neither a forgotten member (id 0) nor a computer seat.
     players = list(dict.fromkeys(user for user in past.user_ids if user > 0))
-    if presser not in players and not is_moderator(interaction):
-        return await reply_private(
-            interaction, t(mine, "Only the players of that game (or a moderator) can start a rematch.")
+    if presser not in players and not move.moderator:
+        return await answer.private(
+            t(mine, "Only the players of that game (or a moderator) can start a rematch.")
         )
-    current = bot.sessions.get(interaction.channel_id) if interaction.channel_id is not None else None
+    current = bot.sessions.get(move.press.channel_id)
     if (
         current is not None
         and current.rematch_of == game_key
         and current.status == LOBBY
         and presser in players
     ):
-        return await cog.take_rematch_seat(interaction, current)
+        return await cog.take_rematch_seat(move, current)
     invited = [user for user in players if user != presser]
-    await cog.open_lobby(interaction, dict(past.options), invited=invited, rematch_of=game_key)
+    await cog.open_lobby_for(
+        move, guild_id, guild_locale, dict(past.options), invited=invited, rematch_of=game_key
+    )
+
+
+def again_key(custom_id: str) -> str | None:
+    """The game key a Play again button's ``custom_id`` names, or None for any other id."""
+    match = _AGAIN.fullmatch(custom_id)
+    return match["key"] if match else None
 
 
 def with_play_again(board: Board, game_key: str, locale: str = DEFAULT) -> Board:

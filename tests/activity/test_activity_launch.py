@@ -69,3 +69,42 @@ async def test_a_plain_tree_sync_is_refused_as_discord_refuses_it(world, table):
     with pytest.raises(discord.HTTPException) as refused:
         await world.env.bot.tree.sync()
     assert refused.value.code == ENTRY_POINT_REMOVED
+
+
+async def test_a_game_in_play_offers_the_table_in_a_row_of_its_own(world, table):
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "tap new", target=2)
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    board = world.board()
+    rows = [[c.label for c in row.children] for row in board.components]
+    assert rows[-1] == ["Open the table"] and all("Open the table" not in row for row in rows[:-1])
+    launched = await bob.click(board, label="Open the table")
+    assert launched.acknowledged
+    assert world.env.backend.launches[-1][1:] == (bob.id, world.channel.id)
+    # The game did not move, and its board still offers the table after a move.
+    session = world.env.bot.sessions.get(world.channel.id)
+    assert session.engine.view(None)["taps"] == 0
+    await alice.click(world.board(), label="Tap")
+    assert session.engine.view(None)["taps"] == 1
+    assert labels(world.board())[-1] == "Open the table"
+    # Over: the final board offers Play again, not the table.
+    await bob.click(world.board(), label="Tap")
+    assert "Open the table" not in labels(world.board()) and "Play again" in labels(world.board())
+
+
+def test_the_table_goes_in_a_free_row_or_not_at_all():
+    from bot.glue.board import Board
+    from bot.glue.components import GameButton
+    from bot.session.launcher import offer_table
+
+    def board_of(rows: list[int | None]) -> Board:
+        return Board(embed=discord.Embed(), items=[GameButton(5, "x", i, row=r) for i, r in enumerate(rows)])
+
+    # Unplaced items fill the first rows with room: seven of them take two rows.
+    assert offer_table(board_of([None] * 7), 5, "en").items[-1].row == 2
+    assert offer_table(board_of([0, 3]), 5, "en").items[-1].row == 4
+    full = board_of([4])
+    assert len(offer_table(full, 5, "en").items) == 1  # no row left after the last one used
+    once = offer_table(board_of([0]), 5, "en")
+    assert len(offer_table(once, 5, "en").items) == 2  # offered once, however often it is asked

@@ -91,6 +91,9 @@ class KabukiCog(
             },
         )
 
+    def default_options(self) -> dict[str, Any]:
+        return {key: DEFAULT_OPTIONS[key] for key in ("grace_ms", "race_window_ms", "reveal_ms", "turn_ms")}
+
     def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
         o = {**DEFAULT_OPTIONS, **options}
         return t(

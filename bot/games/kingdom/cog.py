@@ -107,6 +107,9 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
             interaction, {"mode": mode, "length": length, "turn_ms": timer * 1000, "reveal_ms": REVEAL_MS}
         )
 
+    def default_options(self) -> dict[str, Any]:
+        return {"mode": "classic", "length": 3, "turn_ms": 60_000, "reveal_ms": REVEAL_MS}
+
     def options_text(self, options: Mapping[str, Any], locale: str = DEFAULT) -> str:
         mode = options.get("mode", "classic")
         low, high = MODES.get(mode, (3, 16))

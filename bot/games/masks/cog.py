@@ -138,6 +138,15 @@ class MasksCog(
         }
         await self.open_lobby(interaction, options)
 
+    def default_options(self) -> dict[str, Any]:
+        return {
+            "guess_ms": 60_000,
+            "mime_mode": "camera",
+            "sounds": False,
+            "second_chance": False,
+            "computer_skill": "normal",
+        }
+
     # ------------------------------------------------------------------ rendering
 
     def turn_ms(self, options: Any) -> int:

@@ -1,0 +1,57 @@
+"""The Activity's launch button, **Open the table**: on a lobby and on a game in play's board.
+
+Its press is answered by ``GameBot.route_press`` (Discord opens the Activity for the presser),
+never by a game; the page leaves it out of its cards (the page is the table). Offered only where
+the Activity is on, and on a game's board only in a row of its own that is free: a board whose
+five rows its game fills goes without it (Discord's App Launcher opens the table as well).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.glue.board import Board
+from bot.glue.components import GameButton, button_id
+from bot.i18n import N_, t
+
+TABLE = "table"
+OPEN_THE_TABLE = N_("Open the table")
+ROWS = 5  # a message's action rows
+ROW_WIDTH = 5  # of each
+
+
+def table_button(channel_id: int, locale: str, row: int) -> GameButton:
+    return GameButton(channel_id, TABLE, label=t(locale, OPEN_THE_TABLE), emoji="🎲", row=row)
+
+
+def offers_table(items: Sequence[Any], channel_id: int) -> bool:
+    made = button_id(channel_id, TABLE, "")
+    return any(getattr(item, "unbound_id", None) == made for item in items)
+
+
+def free_row(items: Sequence[Any]) -> int | None:
+    """The first row after every row the items take, laid out as Discord lays them out (an item's
+    own row, else the first with room: ``bot.glue.answer.Rows``); None when none is left."""
+    weights = [0] * ROWS
+    for item in items:
+        width = getattr(item, "width", 1)
+        row = item.row
+        if row is None:
+            row = next(
+                (index for index, weight in enumerate(weights) if weight + width <= ROW_WIDTH), ROWS - 1
+            )
+        weights[row] += width
+    used = [index for index, weight in enumerate(weights) if weight]
+    after = (used[-1] + 1) if used else 0
+    return after if after < ROWS else None
+
+
+def offer_table(board: Board, channel_id: int, locale: str) -> Board:
+    """``board`` with Open the table in a row of its own, when one is free and it has none yet."""
+    if offers_table(board.items, channel_id):
+        return board
+    row = free_row(board.items)
+    if row is not None:
+        board.items = [*board.items, table_button(channel_id, locale, row)]
+    return board
