@@ -19,7 +19,8 @@ import discord
 from bot.glue.answer import Rows
 from bot.glue.board import Board
 from bot.glue.components import press_of_id
-from bot.session.lobby import TABLE
+from bot.session.launcher import TABLE
+from bot.session.rematch import AGAIN, again_key
 
 STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "secondary"}
 
@@ -51,10 +52,16 @@ def controls(row: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """A row's buttons and selects that make a game press; any other (a link) is left out."""
     drawn = []
     for component in row:
-        press = press_of_id(str(component.get("custom_id", "")))
-        if press is None or press.name == TABLE:  # a link, or "Open the table": the page is the table
+        custom_id = str(component.get("custom_id", ""))
+        press = press_of_id(custom_id)
+        if press is not None:
+            what = {"name": press.name, "arg": press.arg, "game": press.game}
+        elif (key := again_key(custom_id)) is not None:  # the final board's Play again: no game's
+            what = {"name": AGAIN, "arg": key, "game": ""}
+        else:
+            continue  # a link
+        if what["name"] == TABLE:  # "Open the table": the page is the table
             continue
-        what = {"name": press.name, "arg": press.arg, "game": press.game}
         if component.get("type") == 2:
             emoji = component.get("emoji") or {}
             drawn.append(

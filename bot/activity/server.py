@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import discord
 import orjson
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -44,11 +45,13 @@ from bot.activity.tickets import Member, TicketRefused, Tickets, ticket_key
 from bot.glue import faults
 from bot.glue.board import Board, Picture, game_title
 from bot.glue.clock import now_ms
-from bot.glue.components import Press, bind
+from bot.glue.components import GameButton, Press, bind
+from bot.glue.replies import member_moderates
 from bot.i18n import DEFAULT, N_, catalogue_locale, t
 from bot.session.guarded import database_fault
 from bot.session.press import Answer, Move
 from bot.session.publisher import release
+from bot.session.rematch import AGAIN, play_again, with_play_again
 from bot.session.sessions import LOBBY, PLAYING, Session
 
 if TYPE_CHECKING:
@@ -92,6 +95,14 @@ UNKNOWN = N_("I do not know that kind of message: nothing changed.")
 SLOW_DOWN = N_("Too many messages at once: some were dropped and changed nothing. Slow down a little.")
 SORRY = N_("Sorry, something went wrong on my side. The game is safe; try again.")
 DATABASE_DOWN = N_("I could not reach my database just now. Nothing changed; try again in a minute.")
+NO_GAME = N_("No game in this channel yet")
+START_ONE = N_("Pick a game to open its lobby here, or start one with {commands}.")
+UNKNOWN_GAME = N_("I do not run that game here. Start one with {commands}.")
+# A page's presses that ask whether its member may moderate the channel's games (Manage Messages),
+# as a button's read it from its interaction; and the two that open a lobby rather than press a game's.
+MODERATED = frozenset({"start", "cancel", "add_computer", "remove_computer", AGAIN})
+NEW = "new"
+OPENING = frozenset({NEW, AGAIN})
 ELSEWHERE = N_(
     "This server's games are run by another of my processes, and this address did not reach it. "
     "Tell the bot's operator."
@@ -205,8 +216,15 @@ class PageAnswer(Answer):
     """Where a page's press is answered: its ``answer`` frame (the refusal or the ok), then the
     page's private frames."""
 
-    def __init__(self, page: Page, press_id: int, cards: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        page: Page,
+        press_id: int,
+        cards: Callable[[dict[str, Any]], dict[str, Any]],
+        moderates: bool = False,
+    ) -> None:
         self.page = page
+        self.moderates = moderates  # read for the presses that ask (``ActivityServer._press``)
         self.cards = cards  # a private message as a card (``ActivityServer.message_card``)
         self.press_id = press_id
         self.locale = catalogue_locale(page.member.locale)
@@ -221,6 +239,10 @@ class PageAnswer(Answer):
             return
         self._done = True
         self.page.put({"type": "answer", "id": self.press_id, "ok": False, "text": text})
+
+    async def tell(self, text: str) -> None:
+        await self.acknowledge()
+        self.page.put({"type": "private", "message": {**message_card({"content": text})}})
 
     async def news(self, message: dict[str, Any]) -> bool:
         try:
@@ -238,7 +260,7 @@ class PageAnswer(Answer):
         return self.page.member.name
 
     def moderator(self) -> bool:
-        return False  # a page's member's permissions are not known here: the host's alone
+        return self.moderates
 
 
 def game_summary(
@@ -485,13 +507,20 @@ class ActivityServer:
 
     async def _press(self, page: Page, frame: dict[str, Any]) -> None:
         """A control pressed on the page: the same press as a button's, taken the same way
-        (``GameCog.take``), refused for the same reasons in the same words."""
+        (``GameCog.take``), refused for the same reasons in the same words. New game and Play
+        again open a lobby as the channel's command and button do."""
         press = read_press(frame, page.member.channel_id)
         if press is None:
             return self._refuse(page, "malformed", MALFORMED)
         started = time.perf_counter()
-        answer = PageAnswer(page, frame["id"], self.message_card)
         member = page.member
+        # A member's rights are Discord's now, asked only for the presses that need them.
+        moderates = press.name in MODERATED and await member_moderates(
+            self.bot.get_guild(member.guild_id), member.channel_id, member.user_id
+        )
+        answer = PageAnswer(page, frame["id"], self.message_card, moderates)
+        if press.name in OPENING:
+            return await self._open(page, press, answer, started)
         session, refusal = self.bot.game_for(press, answer.locale)
         if session is None:
             await answer.private(refusal)
@@ -506,24 +535,58 @@ class ActivityServer:
             move = Move(member.user_id, answer.locale, at, press, answer)
             await cog.take(session, move)
 
-        try:
-            await self.dispatch(take)
-        except Exception as error:
-            if database_fault(error):
-                log.warning("page press in channel %s not taken: the database failed", session.channel_id)
-                text = DATABASE_DOWN
-            elif faults.discords_fault(error):
-                # Status and code only: an error's text may quote what was sent.
-                status = f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"
-                log.warning("page press in channel %s: Discord failed (%s)", session.channel_id, status)
-                text = faults.DISCORD_HICCUP
+        await self._run(take, answer, session.kind, started)
+
+    async def _open(self, page: Page, press: Press, answer: PageAnswer, started: float) -> None:
+        """New game (``arg`` the game) or Play again (``arg`` the finished game's key) from a
+        page: a lobby posted in the channel, hosted by the page's member."""
+        member = page.member
+        guild = self.bot.get_guild(member.guild_id)
+        guild_locale = guild.preferred_locale if guild is not None else None
+        move = Move(member.user_id, answer.locale, now_ms(), press, answer)
+        cog = self.bot.game_cogs.get(press.arg) if press.name == NEW else None
+        if press.name == NEW and cog is None:
+            await answer.private(
+                t(answer.locale, UNKNOWN_GAME, commands=self.bot.new_commands(answer.locale))
+            )
+            return
+
+        async def opening() -> None:
+            if cog is None:
+                await play_again(self.bot, move, member.guild_id, guild_locale)
             else:
-                log.exception("page press in channel %s failed", session.channel_id)
-                text = SORRY
-            await answer.private(t(answer.locale, text))
+                await cog.open_lobby_for(move, member.guild_id, guild_locale, cog.default_options())
+
+        await self._run(opening, answer, cog.kind if cog else "none", started)
+
+    async def _run(
+        self, run: Callable[[], Awaitable[None]], answer: PageAnswer, kind: str, started: float
+    ) -> None:
+        """A press's work, answered as a button's is when it fails: the database down, Discord's
+        hiccup, or the bot's apology, logged; the socket goes on."""
+        channel = answer.page.member.channel_id
+        try:
+            await self.dispatch(run)
+        except Exception as error:
+            # Status and code only of Discord's errors: an error's text may quote what was sent.
+            status = f"{getattr(error, 'status', '?')}/{getattr(error, 'code', '?')}"
+            if database_fault(error):
+                log.warning("page press in channel %s not taken: the database failed", channel)
+                text = t(answer.locale, DATABASE_DOWN)
+            elif faults.forbidden(error):  # the bot may not post there (a lobby opened from a page)
+                log.warning("page press in channel %s: Discord refused it (%s)", channel, status)
+                missing = faults.missing_permissions(self.bot.get_channel(channel), getattr(error, "code", 0))
+                text = faults.permission_notice(answer.locale, f"<#{channel}>", missing)
+            elif faults.discords_fault(error):
+                log.warning("page press in channel %s: Discord failed (%s)", channel, status)
+                text = t(answer.locale, faults.DISCORD_HICCUP)
+            else:
+                log.exception("page press in channel %s failed", channel)
+                text = t(answer.locale, SORRY)
+            await answer.private(text)
             return
         finally:
-            self.bot.metrics.pressed(session.kind, started, None)  # counted as a button's press is
+            self.bot.metrics.pressed(kind, started, None)  # counted as a button's press is
         await answer.acknowledge()  # a look, or a press whose answer was its board
 
     # ------------------------------------------------------------------ what the session layer shows
@@ -546,16 +609,24 @@ class ActivityServer:
         # The card and the game's summary are made and encoded once per language of the pages open;
         # each page's frame only adds its own seat to the summary (a 20-seat game's change costs 20
         # small strings, not 20 summaries).
-        card = orjson.dumps(self._card(board)).decode()
-        cards = {session.locale or DEFAULT: card}
-        for locale in {catalogue_locale(page.member.locale) for page in pages} - set(cards):
-            theirs = self._board_in(session, locale)
-            cards[locale] = orjson.dumps(self._card(theirs)).decode() if theirs is not None else card
         shared = self.bot.sessions.get(session.channel_id)
+        spoken = session.locale or DEFAULT
+        drawn = {spoken: self._card(board)}
+        for locale in {catalogue_locale(page.member.locale) for page in pages} - set(drawn):
+            theirs = self._board_in(session, locale)
+            drawn[locale] = self._card(theirs) if theirs is not None else drawn[spoken]
         if shared is None:
-            frame = f'{{"type":"board","rev":{rev},"game":null,"board":{card}}}'
+            # The game ended: its last board in each page's language, and a new game offered.
+            drawn = {
+                locale: {**made, "controls": made["controls"] + self._new_games(session.channel_id, locale)}
+                for locale, made in drawn.items()
+            }
+        cards = {locale: orjson.dumps(made).decode() for locale, made in drawn.items()}
+        card = cards[spoken]
+        if shared is None:
             for page in pages:
-                page.put(frame)
+                theirs = cards.get(catalogue_locale(page.member.locale), card)
+                page.put(f'{{"type":"board","rev":{rev},"game":null,"board":{theirs}}}')
             return
         heads = {
             locale: orjson.dumps(game_summary(shared, None, self.bot.title_of(shared.kind), locale)).decode()[
@@ -607,27 +678,61 @@ class ActivityServer:
         )
 
     def _current_board(self, channel_id: int, locale: str) -> dict[str, Any] | None:
-        publisher = self.bot.publishers.get(channel_id)
+        """The card a page opening now is shown: the channel's board; with no game, a card
+        offering one (a game restored and not yet drawn again: none until it is)."""
         session = self.bot.sessions.get(channel_id)
-        if publisher is None or publisher.shown is None or session is None:
+        if session is None:
+            return self._no_game(channel_id, locale)
+        publisher = self.bot.publishers.get(channel_id)
+        if publisher is None or publisher.shown is None:
             return None
         theirs = self._board_in(session, locale) if locale != (session.locale or DEFAULT) else None
         return self._card(theirs if theirs is not None else publisher.shown[1])
 
+    def _no_game(self, channel_id: int, locale: str) -> dict[str, Any]:
+        embed = discord.Embed(
+            title=t(locale, NO_GAME),
+            description=t(locale, START_ONE, commands=self.bot.new_commands(locale)),
+        )
+        return {**board_card(Board(embed=embed), None), "controls": self._new_games(channel_id, locale)}
+
+    def _new_games(self, channel_id: int, locale: str) -> list[list[dict[str, Any]]]:
+        """A control for each game the bot runs, opening its lobby here with its usual options."""
+        items = [
+            GameButton(channel_id, NEW, kind, label=game_title(locale, cog.title), row=index // 5)
+            for index, (kind, cog) in enumerate(self.bot.game_cogs.items())
+        ]
+        return board_card(Board(embed=discord.Embed(), items=items), None)["controls"]
+
     def _board_in(self, session: Session, locale: str) -> Board | None:
-        """The board of a lobby or a game in play drawn again in ``locale``, for a page whose
-        member speaks it: the same renderer, the same state, that member's words (and a picture
-        in them). None for any other board (a game over, a lobby closed): the channel's is shown."""
+        """The channel's board drawn again in ``locale``, for a page whose member speaks it: the
+        same renderer, the same state, that member's words (and a picture in them). A lobby, a
+        game in play, and a game over's final board (its record waiting, or done and offering
+        Play again); None for a lobby closed or a game ended early (the channel's is shown)."""
         cog = self.bot.game_cogs.get(session.kind)
-        if cog is None or self.bot.sessions.get(session.channel_id) is not session:
+        if cog is None:
             return None
+        alive = self.bot.sessions.get(session.channel_id) is session
         engine = session.engine
-        if session.status == PLAYING and (engine is None or engine.is_over):
+        over = session.status == PLAYING and engine is not None and engine.is_over
+        if not (alive or over) or (session.status == PLAYING and engine is None):
             return None
         spoken = session.locale
         session.locale = locale  # put back before anything else runs: no await in between
         try:
-            board = cog._lobby(session) if session.status == LOBBY else cog.render_board(session)
+            if session.status == LOBBY:
+                board = cog._lobby(session)
+            elif not over:
+                board = cog._offering_table(session, cog.render_board(session))
+            else:
+                assert engine is not None
+                final = cog.render_final(session, engine.result())
+                # Still in the registry: its record waits on the database; gone: recorded.
+                board = (
+                    cog._record_waits(session, final)
+                    if alive
+                    else with_play_again(final, session.game_key, locale)
+                )
         finally:
             session.locale = spoken
         bind(board.items, session.tag)

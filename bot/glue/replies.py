@@ -36,6 +36,24 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_messages)
 
 
+async def member_moderates(guild: discord.Guild | None, channel_id: int, user_id: int) -> bool:
+    """``is_moderator`` for a member known by id alone (an Activity page's, which carries no
+    interaction): Manage Messages in the channel, from the member's roles and the channel's
+    overwrites as Discord holds them now (fetched when not cached). False when unknown."""
+    if guild is None:
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        return False
+    member = guild.get_member(user_id)
+    if member is None:
+        try:
+            member = await guild.fetch_member(user_id)
+        except discord.HTTPException:
+            return False
+    return bool(channel.permissions_for(member).manage_messages)
+
+
 class Boarded(Protocol):
     """Where a session's board is (``bot.session.sessions.Session`` is one)."""
 

@@ -97,11 +97,22 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
         lambda f: f["type"] == "board" and any(field["name"] == "Game over" for field in f["board"]["fields"])
     )
     assert "Winner: **alice**" in final["board"]["fields"][-1]["value"]
-    # Play again is a button of the channel's message (its own id, not a game's control): not yet
-    # on the page (docs/activity.md).
-    assert final["board"]["controls"] == []
+    # The page offers Play again, as the channel's final board does, and a new game of each kind.
+    assert [[c["label"] for c in row] for row in final["board"]["controls"]] == [["Play again"], ["Tap"]]
     assert world.env.bot.sessions.get(world.channel.id) is None
     assert world.channel.id not in world.env.bot.table_server.board_at  # nothing kept of an ended game
+    # Play again from Bob's page: a rematch lobby posted in the channel, Bob hosting, Alice asked.
+    again = await bob_page.press("Play again")
+    assert again["ok"] is True
+    rematch = world.env.bot.sessions.get(world.channel.id)
+    assert (rematch.host_id, rematch.players, rematch.invited) == (bob.id, [bob.id], [alice.id])
+    assert rematch.options == {"target": 3}  # the finished game's options
+    lobby = world.board()
+    assert lobby.id == rematch.board_message_id and f"<@{alice.id}>" in lobby.content
+    # Alice takes her seat with Play again on her page too: seated, told so on her page alone.
+    seated = await alice_page.press(press=final["board"]["controls"][0][0]["press"])
+    assert seated["ok"] is True and rematch.players == [bob.id, alice.id]
+    assert alice_page.privates()[-1]["content"].startswith("You took a seat in the rematch")
 
 
 async def test_a_look_answers_the_page_privately(world, discord_api, pages):
