@@ -1,7 +1,8 @@
-"""What the page's tests need from the machine (npm; Chromium and Playwright), and what happens
-without it: a local run skips and says why; CI (``CI=true``) fails, since a test CI skips proves
-nothing there. The CI rule is tests/conftest.py's ``in_ci``, read alike here because that module is
-not importable by name from this directory (pytest loads each conftest.py as ``conftest``)."""
+"""What the Activity's tests need from the machine (npm; Chromium and Playwright; nginx), and what
+happens without it: a local run skips and says why; CI (``CI=true``) fails, since a test CI skips
+proves nothing there. The CI rule is tests/conftest.py's ``in_ci``, read alike here because that
+module is not importable by name from this directory (pytest loads each conftest.py as
+``conftest``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import shutil
 
 import pytest
 from browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the activity tests import them from here)
+
+# Debian's nginx (apt-get install nginx), in /usr/sbin: often not on a user's PATH.
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 def in_ci() -> bool:
@@ -36,4 +40,10 @@ def browser_missing() -> str | None:
         return "playwright is not installed (uv sync --locked --extra test)"
     if not os.path.exists(CHROMIUM):
         return "chromium is not installed (apt-get install chromium)"
+    return None
+
+
+def nginx_missing() -> str | None:
+    if not os.path.exists(NGINX):
+        return "nginx is not installed (apt-get install nginx)"
     return None
