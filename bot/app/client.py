@@ -145,6 +145,7 @@ class GameBot(commands.AutoShardedBot):
             problem = score_problem(cog)
             if problem:
                 raise registry.GameError(f"the game {game.id!r} ({game.package}) is incomplete: {problem}")
+            cog.computer_policy = game.part("computers") if game.computers else None
             self.game_cogs[game.id] = cog
         for name in SHARED_COGS:
             await self.load_extension(name)

@@ -27,7 +27,6 @@ from typing import Any
 from bot.engine.computers import SAY as SAY  # timers and tests read it from here
 from bot.engine.computers import Action, Memory, Plan
 from bot.engine.protocol import Event
-from bot.games import registry
 
 COMPUTER_EMOJI = "🤖"
 MIMED = "mimed"  # Session.extra key: {"turn": n, "texts": [...], "refused": n}, the Mime's posts this turn
@@ -45,35 +44,27 @@ def computer_name(user_id: int) -> str:
     return f"{COMPUTER_EMOJI} Robo {-user_id}"
 
 
-def policy(kind: str) -> ModuleType | None:
-    """``kind``'s computer policy (its descriptor's ``computers``); None for a game without
-    one, or one the registry does not know (a test's game given to its bot directly)."""
-    game = registry.games().get(kind)
-    return game.part("computers") if game is not None and game.computers else None
-
-
-def plays(kind: str) -> bool:
-    """Whether ``kind``'s game has computer players: the lobby offers Add computer only then."""
-    return policy(kind) is not None
+# A game's computer policy is its descriptor's ``computers`` module (``bot.games.registry``), handed
+# to its cog as the bot loads it (``GameCog.computer_policy``) and passed in from there: the
+# session layer never looks a game up. None: the game has no computer players.
 
 
 def plan(
-    kind: str,
+    policy: ModuleType | None,
     view: Mapping[str, Any],
     legal: Sequence[Action],
     rng: random.Random,
     memory: Memory | None = None,
 ) -> Plan | None:
-    """What a computer in a ``kind`` game does next and after how long, or None to wait."""
-    chosen = policy(kind)
-    return chosen.plan(view, legal, rng, memory) if chosen is not None else None
+    """What a computer does next by ``policy`` and after how long, or None to wait."""
+    return policy.plan(view, legal, rng, memory) if policy is not None else None
 
 
-def observe(session: Any, events: Sequence[Event]) -> None:
+def observe(session: Any, events: Sequence[Event], policy: ModuleType | None) -> None:
     """Computer seats that remember (their policy's ``observe``: Kabuki's) learn from the public
     events alone (what anyone at the table saw placed or revealed); kept with the session."""
     public = [event for event in events if event.to is None]
-    remember = getattr(policy(session.kind), "observe", None)
+    remember = getattr(policy, "observe", None)
     if remember is None or not public:
         return
     for seat in session.computer_seats():
@@ -147,7 +138,7 @@ def _still_good(action: Action, legal: Sequence[Action]) -> bool:
     return action in legal
 
 
-def replan(session: Any, now: int) -> None:
+def replan(session: Any, now: int, policy: ModuleType | None) -> None:
     """Give each computer seat of a running game its next move: a plan still legal is kept (a
     think already under way goes on), any other is drawn afresh from the seat's own view."""
     engine = session.engine
@@ -161,7 +152,7 @@ def replan(session: Any, now: int) -> None:
             continue
         rng = random.Random(f"{session.seed}:{seat}:{session.planned}")
         session.planned += 1
-        made = plan(session.kind, seen(session, seat), legal, rng, session.memories.get(seat))
+        made = plan(policy, seen(session, seat), legal, rng, session.memories.get(seat))
         if made is not None:
             session.plans[seat] = {"at": now + made[0], "action": made[1]}
 

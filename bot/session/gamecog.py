@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Hashable, Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -117,6 +118,9 @@ class GameCog(Lobby, commands.GroupCog):
     # rather than on the board; the game's own checks (a version in the custom id) keep an old
     # panel from acting on a newer state, and the game mark (``bind``) one from an earlier game.
     panel_presses: ClassVar[frozenset[str]] = frozenset()
+    # The game's computer players (its descriptor's ``computers`` module), handed over by the bot
+    # as it loads the game (``GameBot.load_cogs``); None: the lobby offers no Add computer.
+    computer_policy: ModuleType | None = None
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -394,7 +398,7 @@ class GameCog(Lobby, commands.GroupCog):
         """After the engine changed: the record or the save, the timer, the board published,
         private news delivered, and the presser's ``answer`` (None for a timer's change)."""
         assert session.engine is not None
-        computers.observe(session, events)  # before the computers plan their next moves
+        computers.observe(session, events, self.computer_policy)  # before the computers plan their next moves
         saved = True
         if session.engine.is_over:
             await self._finish(session, interaction)
@@ -727,4 +731,4 @@ class GameCog(Lobby, commands.GroupCog):
 
     def _plan_computers(self, session: Session) -> None:
         if session.status == PLAYING and session.engine is not None and not session.engine.is_over:
-            computers.replan(session, now_ms())
+            computers.replan(session, now_ms(), self.computer_policy)

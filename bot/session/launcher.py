@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.glue.board import Board
-from bot.glue.components import GameButton, button_id
+from bot.glue.components import GameButton
 from bot.i18n import N_, t
 
 TABLE = "table"
@@ -23,11 +23,6 @@ ROW_WIDTH = 5  # of each
 
 def table_button(channel_id: int, locale: str, row: int) -> GameButton:
     return GameButton(channel_id, TABLE, label=t(locale, OPEN_THE_TABLE), emoji="🎲", row=row)
-
-
-def offers_table(items: Sequence[Any], channel_id: int) -> bool:
-    made = button_id(channel_id, TABLE, "")
-    return any(getattr(item, "unbound_id", None) == made for item in items)
 
 
 def free_row(items: Sequence[Any]) -> int | None:
@@ -48,10 +43,12 @@ def free_row(items: Sequence[Any]) -> int | None:
 
 
 def offer_table(board: Board, channel_id: int, locale: str) -> Board:
-    """``board`` with Open the table in a row of its own, when one is free and it has none yet."""
-    if offers_table(board.items, channel_id):
-        return board
+    """``board`` with Open the table in a row of its own, when one is free and it has none yet
+    (a board on show drawn again from an equal state is the same board: offered once)."""
     row = free_row(board.items)
-    if row is not None:
-        board.items = [*board.items, table_button(channel_id, locale, row)]
+    button = table_button(channel_id, locale, ROWS - 1 if row is None else row)
+    if row is not None and all(
+        getattr(item, "unbound_id", None) != button.unbound_id for item in board.items
+    ):
+        board.items = [*board.items, button]
     return board

@@ -40,7 +40,7 @@ LONGEST_LOBBY_IDLE_MS = 24 * 60 * 60 * 1000
 
 class Lobby:
     """Lobby presses of a ``GameCog`` (which supplies ``bot``, ``engine_cls``, the hooks, the
-    publisher, ``_save``, ``_refuse``, ``_forget`` and ``timers``)."""
+    publisher, ``_save``, ``_refuse``, ``_forget``, ``timers`` and ``computer_policy``)."""
 
     async def open_lobby(
         self,
@@ -191,7 +191,7 @@ class Lobby:
             max_players=high,
             options_text=self.options_text(session.options, session.locale),
             closes_at_s=(session.lobby_deadline // 1000) if session.lobby_deadline else None,
-            computers=computers.plays(self.kind),
+            computers=self.computer_policy is not None,
             notes=self.lobby_notes(session),
             locale=session.locale,
         )
@@ -251,7 +251,7 @@ class Lobby:
     def _seat_computer(self, move: Move, session: Session, *, add: bool) -> str | None:
         """Seat a computer player, or unseat the last one; the refusal to show, if any (a message
         id with a ``{game}`` field at most)."""
-        if not computers.plays(self.kind):
+        if self.computer_policy is None:
             return N_("{game} has no computer players.")
         if move.member_id != session.host_id and not move.moderator:
             return N_("Only the host or a moderator can add or remove computer players.")

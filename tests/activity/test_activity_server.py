@@ -102,7 +102,9 @@ async def test_a_channel_without_a_game_says_so(world, discord_api, http):
     signin = await signed_in(world, discord_api, http, alice)
     async with http.ws_connect(f"{address(world)}/ws?ticket={signin['ticket']}") as socket:
         hello, board = await opened(socket)
-        assert hello["game"] is None and board is None
+        # No game: a card saying so, offering each game the bot runs (tests/activity/test_activity_lobby.py).
+        assert hello["game"] is None and board["title"] == "No game in this channel yet"
+        assert [[c["label"] for c in row] for row in board["controls"]] == [["Tap"]]
 
 
 async def test_sign_in_refusals_reach_the_page_in_its_language(world, discord_api, http):

@@ -182,7 +182,13 @@ def test_a_computer_s_move_depends_only_on_what_its_seat_may_see(kind):
                     continue
                 view = engine.view(seat)
                 # The same view and legal actions give the same plan, whatever else the engine holds.
-                made = checked_plan(kind, lambda *asked: computers.plan(kind, *asked), view, legal, step)
+                made = checked_plan(
+                    kind,
+                    lambda *asked: computers.plan(registry.get(kind).part("computers"), *asked),
+                    view,
+                    legal,
+                    step,
+                )
                 if made is None:
                     continue
                 delay, action = made

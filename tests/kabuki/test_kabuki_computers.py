@@ -79,7 +79,7 @@ def test_a_computer_s_memory_holds_only_masks_it_saw_placed_or_revealed():
         for _ in range(3000):
             if engine.is_over:
                 break
-            computers.replan(session, now)
+            computers.replan(session, now, kabuki_players)
             moves = [computers.next_move_at(session), engine.next_deadline()]
             now = max(now, min(m for m in moves if m is not None))
             events: list[Event] = []
@@ -100,7 +100,7 @@ def test_a_computer_s_memory_holds_only_masks_it_saw_placed_or_revealed():
                         assert event.data["k"] >= 1  # it only presses on a match it remembers
             # A private event (here a made-up one, as if leaked) teaches nothing.
             events.append(Event("placed", {"stack": 0, "card": 9, "height": 1}, to=1))
-            computers.observe(session, events)
+            computers.observe(session, events, kabuki_players)
             for seat in (1, 3):
                 for s, stack in enumerate(session.memories.get(seat, [[]] * 4)):
                     assert len(stack) == len(engine.stacks[s])
