@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, DiscordStandIn
 from needs import CHROMIUM, CHROMIUM_ARGS, browser_missing, need
+from page_client import PageClient
 from pg_cluster import free_port
 from simcord_activities import enable_activities  # noqa: F401  (a fixture)
 
@@ -107,6 +109,26 @@ async def serve(world):
 async def table(serve, activity_bot):
     """The test's bot's Activity server, started (``serve``)."""
     return await serve(activity_bot)
+
+
+@pytest.fixture
+async def pages(world, discord_api, table):
+    """``await pages(member, locale)``: that member's page signed in and open on the test's table
+    (a ``PageClient``), closed after the test."""
+    host, port = table.address
+    opened: list[PageClient] = []
+    async with aiohttp.ClientSession() as http:
+
+        async def page(member, locale="en-US") -> PageClient:
+            client = await PageClient(http, f"http://{host}:{port}", table.quiet).open(
+                discord_api, member, locale
+            )
+            opened.append(client)
+            return client
+
+        yield page
+        for client in opened:
+            await client.close()
 
 
 @pytest.fixture

@@ -5,9 +5,8 @@ reads in each page's language, with Play again."""
 
 from __future__ import annotations
 
-import aiohttp
 import pytest
-from page_client import PageClient, seat_at_table
+from page_client import seat_at_table
 
 GAME_OF = {"test_each_game_s_usual_options_are_its_new_command_s_defaults": ["kabuki", "masks", "kingdom"]}
 
@@ -15,24 +14,6 @@ GAME_OF = {"test_each_game_s_usual_options_are_its_new_command_s_defaults": ["ka
 @pytest.fixture
 def games(request):
     return request.module.GAME_OF.get(request.node.originalname)
-
-
-@pytest.fixture
-async def pages(world, discord_api, table):
-    host, port = table.address
-    opened: list[PageClient] = []
-    async with aiohttp.ClientSession() as http:
-
-        async def page(member, locale="en-US") -> PageClient:
-            client = await PageClient(http, f"http://{host}:{port}", table.quiet).open(
-                discord_api, member, locale
-            )
-            opened.append(client)
-            return client
-
-        yield page
-        for client in opened:
-            await client.close()
 
 
 def labels(card) -> list[list[str]]:

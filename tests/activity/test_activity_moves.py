@@ -5,27 +5,7 @@ the presser's page alone."""
 
 from __future__ import annotations
 
-import aiohttp
-import pytest
-from page_client import PageClient, seat_at_table
-
-
-@pytest.fixture
-async def pages(world, discord_api, table):
-    host, port = table.address
-    opened: list[PageClient] = []
-    async with aiohttp.ClientSession() as http:
-
-        async def page(member, locale="en-US") -> PageClient:
-            client = await PageClient(http, f"http://{host}:{port}", table.quiet).open(
-                discord_api, member, locale
-            )
-            opened.append(client)
-            return client
-
-        yield page
-        for client in opened:
-            await client.close()
+from page_client import seat_at_table
 
 
 def players_field(message) -> str:

@@ -7,28 +7,17 @@ from __future__ import annotations
 import aiohttp
 import pytest
 from discord_standin import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET
+from shard_process import Process
 
 from bot.activity import server as activity
 from bot.activity.server import ActivityServer
 from bot.app.config import Config
-from bot.session.publisher import Publishers
-from bot.session.sessions import Session, SessionRegistry
+from bot.session.sessions import Session
 
 # Two servers whose ids put them on shard 0 and shard 1 of 2: (id >> 22) % 2.
 GUILD_ON_0, GUILD_ON_1 = 2 << 22, 3 << 22
 CHANNEL_ON_0, CHANNEL_ON_1 = 7_000_000_000_000_000_000, 7_000_000_000_000_000_001
 ALICE = 8_000_000_000_000_000_001
-
-
-class Process:
-    """What the server reads of its bot: the session registry of the games it runs."""
-
-    def __init__(self) -> None:
-        self.sessions = SessionRegistry()
-        self.publishers = Publishers(self)
-
-    def title_of(self, kind: str) -> str:
-        return "Tap"
 
 
 @pytest.fixture
