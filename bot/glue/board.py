@@ -13,11 +13,13 @@ import discord
 
 from bot.glue.components import Component, GameButton, make_view
 from bot.glue.picture_cache import ByteLRU
-from bot.i18n import DEFAULT, N_, kept, t, translated
+from bot.i18n import DEFAULT, N_, kept, t, tn, translated
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 # The lobby's buttons, named again in its texts ("Press **Join**…"), so both read the same.
+# An embed field's value holds at most this many characters (Discord refuses a longer one).
+FIELD_VALUE = 1024
 JOIN = N_("Join")
 LEAVE = N_("Leave")
 START = N_("Start")
@@ -81,6 +83,21 @@ class Board:
     def attach_picture(self) -> None:
         if self.picture is not None:
             self.embed.set_image(url=f"attachment://{self.picture.filename}")
+
+
+def fitted(items: Sequence[str], separator: str, budget: int, locale: str) -> str:
+    """``items`` joined by ``separator``: as many as fit ``budget`` characters (a limit of
+    Discord's, ``FIELD_VALUE``), then how many were left out, in ``locale``."""
+    joined = separator.join(items)
+    if len(joined) <= budget:
+        return joined
+    kept: list[str] = []
+    for count, item in enumerate(items):
+        more = tn(locale, "…and {n} more", "…and {n} more", len(items) - count)
+        if len(separator.join([*kept, item, more])) > budget:
+            return separator.join([*kept, more])
+        kept.append(item)
+    return joined
 
 
 def player_list(names: Sequence[str], *, marks: dict[int, str] | None = None) -> str:

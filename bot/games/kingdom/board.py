@@ -23,7 +23,7 @@ import discord
 
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
 from bot.games.kingdom.pictures import card_png, reveal_png
-from bot.glue.board import Board, Picture
+from bot.glue.board import FIELD_VALUE, Board, Picture, fitted
 from bot.glue.components import GameButton, GameSelect, button_id, make_view, select_id
 from bot.i18n import DEFAULT, N_, kept, t, tn
 
@@ -287,12 +287,13 @@ def _described(
     return f"{who}: {kind}"
 
 
-def _log(lines: Sequence[str], locale: str = DEFAULT) -> str:
+def _log(lines: Sequence[str], locale: str = DEFAULT, budget: int = LOG_BUDGET) -> str:
+    """The latest lines that fit ``budget`` characters, "…" before them when some were left out."""
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
         size += len(line) + 1
-        if size > LOG_BUDGET:
+        if size > budget:
             kept.append("…")
             break
         kept.append(line)
@@ -418,7 +419,9 @@ def _header(view: Mapping[str, Any], names: Sequence[str], live: bool = True, lo
     return "👉 " + t(locale, "**{name}**'s turn.", name=names[seat])
 
 
-def _effects(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
+def _effects(
+    reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT, budget: int = LOG_BUDGET
+) -> str:
     lines = []
     for effect in reveal["effects"]:
         who = f"**{names[effect['seat']]}**"
@@ -448,13 +451,16 @@ def _effects(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFA
             lines.append("👑 " + t(locale, "{who} returned a token for holding the King", who=who))
     if reveal["death"]:
         lines.append(EMOJI[0] + " " + t(locale, "Death: {names}", names=_names_list(reveal["death"], names)))
-    return _log(lines, locale) if lines else t(locale, "No card changed value.")
+    return _log(lines, locale, budget) if lines else t(locale, "No card changed value.")
 
 
-def _lowest(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT) -> str:
-    """Who lost the revealed round, with their card and its final value."""
+def _lowest(
+    reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAULT, budget: int = FIELD_VALUE
+) -> str:
+    """Who lost the revealed round, with their card and its final value, in ``budget`` characters
+    (with Death over all most of a big table may lose: the standings above name them all)."""
     cards = {c["seat"]: c for c in reveal["cards"]}
-    losers = ", ".join(
+    each = [
         t(
             locale,
             "**{name}** with {card} → {value}",
@@ -463,7 +469,9 @@ def _lowest(reveal: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
             value=cards[s]["value"],
         )
         for s in reveal["losers"]
-    )
+    ]
+    frame = len(t(locale, "Lowest: {losers}", losers=""))
+    losers = fitted(each, ", ", budget - frame, locale)
     return t(locale, "Lowest: {losers}", losers=losers or t(locale, "nobody"))
 
 
@@ -545,7 +553,7 @@ def kingdom_board(
     if view["discards"]:
         embed.add_field(
             name=t(locale, "Discarded"),
-            value=", ".join(card_label(c, locale) for c in view["discards"]),
+            value=fitted([card_label(c, locale) for c in view["discards"]], ", ", FIELD_VALUE, locale),
             inline=True,
         )
     reveal = view["reveal"]
@@ -629,7 +637,9 @@ def final_board(
         )
     if view["reveal"] is not None:
         # Who lost it in words too: the picture is not read out by screen readers, nor always shown.
-        last = _effects(view["reveal"], names, locale) + "\n" + _lowest(view["reveal"], names, locale)
+        # One field of 1,024 characters: who lost first gets up to half, what changed the rest.
+        lowest = _lowest(view["reveal"], names, locale, FIELD_VALUE // 2)
+        last = _effects(view["reveal"], names, locale, FIELD_VALUE - len(lowest) - 1) + "\n" + lowest
         embed.add_field(name=t(locale, "Last round ({round})", round=played), value=last, inline=False)
     if view["mode"] == "only-one":
         score = t(locale, "Recorded for the leaderboard as tokens lost (fewer is better).")

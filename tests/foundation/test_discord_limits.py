@@ -1,0 +1,133 @@
+"""Every message a game shows stays inside Discord's limits at every size: each board of whole
+simulated games (the fewest and the most seats each game takes, every mode of Death Over the
+Kingdom), their final boards with Play again, and every private message their events make, in
+English, German and French, with 32-character names, each checked by SimCord's validation of a
+message (Discord's own limits: 1,024 characters in a field, 6,000 in a message's embeds, 25
+fields, 5 rows of 5 buttons, ...). The seeds are chosen, not drawn, so a failure repeats.
+
+The cost of a game's steps is the engine's and the renderers' alone (no Discord in between)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from simcord.components import ComponentValidationError, validate_message_state
+
+from bot.glue.answer import Rows
+from bot.glue.components import bind
+from bot.session.rematch import with_play_again
+from bot.session.sessions import PLAYING, Session
+
+# Each game's table sizes and options: its fewest and most seats (Kingdom: each mode's).
+TABLES = [
+    ("kabuki", 2, {}),
+    ("kabuki", 6, {}),
+    ("masks", 3, {}),
+    ("masks", 8, {}),
+    ("kingdom", 3, {"mode": "classic", "length": 2}),
+    ("kingdom", 16, {"mode": "classic", "length": 2}),
+    ("kingdom", 16, {"mode": "death-over-all", "length": 2}),
+    ("kingdom", 20, {"mode": "only-one"}),
+]
+LOCALES = ("en", "de", "fr")
+SEEDS = (3, 11)  # chosen: with these, 16 seats of Death over all end with more than half the table lowest
+STEPS = 4000  # a ceiling: every game here ends well before
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(["kabuki", "masks", "kingdom"])
+
+
+def names(count: int) -> dict[int, str]:
+    """32-character names, each its own (Discord's longest display name)."""
+    return {
+        user: f"{user:02d} Maximilian-Änne Großéchelle"[:32].ljust(32, "x") for user in range(1, count + 1)
+    }
+
+
+def check(message: dict, what: str) -> None:
+    """``message`` (discord.py's send keyword arguments: content, embed or embeds, view, items) as
+    Discord would take it, or the test fails naming the message and the limit."""
+    embeds = message.get("embeds") or ([message["embed"]] if message.get("embed") is not None else [])
+    if "items" in message:
+        components = Rows(message["items"]).to_components()
+    elif message.get("view") is not None:
+        components = message["view"].to_components()
+    else:
+        components = []
+    try:
+        validate_message_state(
+            components, flags=0, content=message.get("content"), embeds=[e.to_dict() for e in embeds]
+        )
+    except ComponentValidationError as refused:
+        pytest.fail(f"{what}: Discord would refuse it: {refused}")
+
+
+def board_message(board, session) -> dict:
+    bind(board.items, session.tag)
+    board.attach_picture()
+    return {"content": board.content, "embed": board.embed, "items": board.items}
+
+
+@pytest.mark.parametrize(("kind", "players", "options"), TABLES, ids=lambda v: str(v))
+async def test_every_message_of_whole_games_fits_discord_s_limits(simcord_env, kind, players, options):
+    cog = simcord_env.bot.game_cogs[kind]
+    options = {**cog.default_options(), **options}
+    seated = names(players)
+    for locale in LOCALES:
+        for seed in SEEDS:
+            engine = cog.engine_cls.new(players, seed, options, 0)
+            session = Session(
+                kind,
+                1,
+                7,
+                1,
+                options,
+                seed,
+                f"{seed:032x}",
+                0,
+                players=list(seated),
+                names=seated,
+                status=PLAYING,
+                engine=engine,
+                locale=locale,
+                salt="5" * 32,
+            )
+            rng = random.Random(seed)
+            clock, steps = 0, 0
+            what = f"{kind}, {players} seats, {options}, {locale}, seed {seed}"
+            check(board_message(cog.render_board(session), session), f"{what}: the first board")
+            while not engine.is_over and steps < STEPS:
+                steps += 1
+                seat = rng.randrange(players)
+                if rng.random() < 0.8:  # a press a moment later, if the seat has one then
+                    clock += rng.randint(0, 2000)
+                    events = engine.advance(clock)
+                    legal = engine.legal_actions(seat)
+                    if legal:
+                        events += engine.apply(seat, rng.choice(legal), clock)
+                else:  # nobody presses until the next deadline
+                    clock = max(clock, engine.next_deadline() or clock)
+                    events = engine.advance(clock)
+                for event in events:
+                    for to in event.to or ():
+                        private = cog.render_private(session, to, event)
+                        if private is not None:
+                            check(private, f"{what}: step {steps}, {event.kind} to seat {to}")
+                if not engine.is_over:
+                    check(board_message(cog.render_board(session), session), f"{what}: step {steps}")
+            assert engine.is_over, f"{what}: not over after {STEPS} steps"
+            final = with_play_again(cog.render_final(session, engine.result()), session.game_key, locale)
+            check(board_message(final, session), f"{what}: the final board")
+
+
+def test_a_list_too_long_for_its_field_says_how_many_it_leaves_out():
+    from bot.glue.board import fitted
+
+    names = [f"**{'n' * 30}{i:02d}**" for i in range(20)]  # 36 characters each
+    cut = fitted(names, ", ", 200, "de")
+    assert len(cut) <= 200 and cut.endswith("…und 16 weitere")
+    assert cut == ", ".join([*names[:4], "…und 16 weitere"])  # five would not fit with the count
+    assert fitted(names[:3], ", ", 200, "en") == ", ".join(names[:3])  # what fits is left whole
