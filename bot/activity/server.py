@@ -655,6 +655,13 @@ class ActivityServer:
             page.put(frame)
         return True
 
+    def reaches(self, session: Session, seat: int) -> bool:
+        pages = self.pages.get(session.channel_id)
+        if not pages or not 0 <= seat < len(session.players):
+            return False
+        member = session.players[seat]
+        return any(page.member.user_id == member for page in pages)
+
     def message_card(self, message: dict[str, Any]) -> dict[str, Any]:
         """A private message as a card, its picture (if any) kept under a random token."""
         drawn = message_card(message)

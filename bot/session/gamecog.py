@@ -265,6 +265,11 @@ class GameCog(Lobby, commands.GroupCog):
         turn: …"); asked only when a ping is due. Computer seats are left out by the caller."""
         return {}
 
+    def unreached(self, session: Session, seat: int, now: int) -> bool:
+        """Whether nothing private can reach ``seat`` now: no press of theirs recent enough for a
+        Discord followup (``unreachable``), and no page of theirs open on the Activity."""
+        return unreachable(session, seat, now) and not self.bot.publishers.tables.reaches(session, seat)
+
     async def on_game_start(self, session: Session) -> None:
         """Called once a game has started (after its first board is shown)."""
 

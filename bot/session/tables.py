@@ -24,6 +24,10 @@ class Watcher(Protocol):
         """A private message (``GameCog.render_private``'s keyword arguments) for ``seat`` alone;
         whether one of the seat's pages was there to take it."""
 
+    def reaches(self, session: Session, seat: int) -> bool:
+        """Whether ``seat``'s member has a page open on the session's channel now: their private
+        news reaches them there, with no Discord interaction of theirs to follow."""
+
 
 class Tables:
     def __init__(self) -> None:
@@ -41,3 +45,6 @@ class Tables:
         for watcher in self.watchers:
             reached |= watcher.private(session, seat, message)
         return reached
+
+    def reaches(self, session: Session, seat: int) -> bool:
+        return any(watcher.reaches(session, seat) for watcher in self.watchers)

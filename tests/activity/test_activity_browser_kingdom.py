@@ -192,11 +192,6 @@ def rigged(hands: list[int]) -> list[int]:
     return [*hands, *rest]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a page's member is told on the board to press My card for a card their page was sent "
-    "(bot/session/gamecog.py unreachable() counts Discord interactions only, not open pages)",
-)
 async def test_a_card_handed_to_a_page_s_member_is_not_announced_as_unseen(
     world, discord_api, table, browser
 ):

@@ -23,7 +23,7 @@ from bot.glue.board import Board, drawn, sign
 from bot.glue.clock import now_ms
 from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, duration, t
-from bot.session.gamecog import GameCog, unreachable
+from bot.session.gamecog import GameCog
 from bot.session.press import Move
 from bot.session.sessions import Session
 
@@ -152,7 +152,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
 
     def _unreached_notes(self, session: Session, view: Mapping[str, Any], names: list[str]) -> list[str]:
         """A player handed a card by someone else's move, whom no private message can reach (no
-        recent interaction of theirs), is told on the board to look."""
+        recent interaction of theirs, no page of theirs open), is told on the board to look."""
         if view["phase"] != "play":
             return []
         now = now_ms()
@@ -163,7 +163,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
                 continue
             if session.players[target] < 0:
                 continue  # a computer reads its card from its view: nobody to tell
-            if unreachable(session, target, now):
+            if self.unreached(session, target, now):
                 notes.append(
                     "📬 "
                     + t(
@@ -241,7 +241,7 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
     def look_may_change_board(self, session: Session, seat: int) -> bool:
         """A player no private message reaches may be asked on the board to press My card
         (``_unreached_notes``); their look gives them a fresh token, and the note goes."""
-        return unreachable(session, seat, now_ms())
+        return self.unreached(session, seat, now_ms())
 
     async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
         if move.press.name != "card":

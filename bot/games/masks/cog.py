@@ -26,7 +26,7 @@ from bot.glue.clock import now_ms
 from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, number, t
 from bot.session import computers
-from bot.session.gamecog import GameCog, unreachable
+from bot.session.gamecog import GameCog
 from bot.session.press import Answer, Move
 from bot.session.sessions import PLAYING, SeatToken, Session
 
@@ -240,7 +240,7 @@ class MasksCog(
         if view["phase"] != GUESSING:
             return {}
         asks = {}
-        if unreachable(session, view["mime"], now_ms()):
+        if self.unreached(session, view["mime"], now_ms()):
             asks[view["mime"]] = t(session.locale, PING_MIME)
         asks.update(dict.fromkeys(view["waiting"], t(session.locale, PING_GUESSERS)))
         return asks
