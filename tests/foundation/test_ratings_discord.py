@@ -9,7 +9,6 @@ from lobby_buttons import lobby_id
 from worlds import build_world
 
 from bot.community.ratings import MIN_RATED_GAMES, NEW, update
-from bot.session import computers
 from bot.storage import FORMER_MEMBER, RUNNING_SEASON
 
 
@@ -94,7 +93,7 @@ async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypa
     lost = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
     assert "in the last game" in lost and "±0" not in lost
     # Then a game with a computer player, which changes no rating (computers-rated is off).
-    monkeypatch.setattr(computers, "policy", lambda kind: TapComputer if kind == "tap" else None)
+    monkeypatch.setattr(world.env.bot.game_cogs["tap"], "computer_policy", TapComputer)
     await alice.slash(world.channel, "tap new", target=1)
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Add computer")
