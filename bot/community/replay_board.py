@@ -129,6 +129,13 @@ def verdict_line(verdict: Verdict, locale: str) -> str:
     """The shuffle's verdict in ``locale``: what was checked, said in full (in English it is
     ``verify``'s own line); a mismatch's own words stay English, as ``verify`` prints them (they
     name log entries, keys and values of the record, which no catalogue can list)."""
+    if not verdict.checkable:
+        # One sentence of its own, translated: no record's values to quote.
+        return t(
+            locale,
+            "⚠️ Shuffle cannot be checked: this record carries no shuffle commitment, so nothing "
+            "shows the seed was fixed before the deal.",
+        )
     if not verdict.verified:
         return t(locale, "⚠️ Shuffle not verified: {problem}", problem=verdict.problem)
     fields = {"game": title_of(verdict.game, locale), "seed": verdict.seed, "cards": verdict.cards}

@@ -1,10 +1,12 @@
 """Finished games' records, whatever the game: how a finished engine becomes its record, how a
 record is replayed step by step, and how its shuffle is verified from the seed.
 
-A record is the format the simulators write (``python -m bot simulate GAME --json``). A game
-played on Discord adds ``salt`` and ``commitment``: the commitment was on its boards from the
-first one, and ``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``); and
-``"source": "discord"``, so a record stripped of its commitment does not pass for a simulated one.
+A record is the format the simulators write (``python -m bot simulate GAME --json``), which
+says ``"source": "simulated"``. A game played on Discord says ``"source": "discord"`` instead and
+adds ``salt`` and ``commitment``: the commitment was on its boards from the first one, and
+``commitment == sha256(f"{salt}:{seed}")`` (``bot.engine.replay.commitment``). A record without a
+commitment is checked only when it says it was simulated: one stripped of its commitment, its
+salt and its source does not pass for a simulated one, it cannot be checked.
 Each game's ``history`` module knows its own record, and its ``checker`` reads the rules again;
 this module finds both in the game's descriptor (``bot.games.registry``) by ``rec["game"]``.
 """
@@ -19,9 +21,9 @@ from typing import Any
 
 from bot.community.record_paths import where_wrong
 from bot.engine.protocol import GameEngine
-from bot.engine.replay import LOG_FORMAT, ReplayError, commitment, malformed
+from bot.engine.replay import LOG_FORMAT, SIMULATED, ReplayError, commitment, malformed
 from bot.games import registry
-from bot.i18n import DEFAULT
+from bot.i18n import DEFAULT, Name
 
 
 def history(kind: str) -> ModuleType:
@@ -45,13 +47,14 @@ PLAYED = "discord"  # ``source`` of a played game's record: it must carry its co
 
 
 def log_record(engine: GameEngine, seed: int, salt: str = "") -> dict[str, Any]:
-    """The record of a finished game; with a salt (a played game, whose boards showed the
-    commitment), the commitment and where it was played too."""
+    """The record of a game played and finished here, saying so (``source``); with a salt (its
+    boards showed the commitment), the salt and the commitment too. Without one (a session saved
+    before salts existed) it carries no commitment, and ``verify`` says it cannot be checked."""
     rec = history(engine.kind).log_record(engine, seed)
     if salt:
         rec["salt"] = salt
         rec["commitment"] = commitment(seed, salt)
-        rec["source"] = PLAYED
+    rec["source"] = PLAYED  # whatever the history wrote (some build it as their simulator does)
     return rec
 
 
@@ -69,7 +72,7 @@ def seat_names(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> li
     if not 1 <= players <= most_players(rec.get("game")):
         raise ReplayError(f"{players} players: {_seats(rec.get('game'))}")
     given = list(names or [])
-    return [given[s] if s < len(given) and given[s] else f"Player {s + 1}" for s in range(players)]
+    return [Name(given[s] if s < len(given) and given[s] else f"Player {s + 1}") for s in range(players)]
 
 
 def steps(
@@ -172,20 +175,48 @@ class Verdict:
     salt: str = ""
     cards: int = 0
     steps: int = 0
+    # False: not verified because the record carries no commitment and does not say it was
+    # simulated, so nothing in it can show the deal was fair (``UNCHECKABLE``).
+    checkable: bool = True
+
+
+# Why a record without a commitment is refused. Either way nothing in it shows that the seed was
+# fixed before the deal: the deal could be checked against the seed, and the seed chosen after.
+PLAYED_UNCHECKABLE = (
+    "this record says it was played on Discord but carries no shuffle commitment, so it cannot be "
+    "checked: nothing shows the seed was fixed before the deal"
+)
+UNCHECKABLE = (
+    "this record carries no shuffle commitment and does not say it was simulated, so it cannot be "
+    "checked: nothing shows the seed was fixed before the deal"
+)
+
+
+def _uncommitted(rec: Mapping[str, Any]) -> str:
+    """Why a record without a commitment cannot be checked ("" for a simulator's, which says so
+    and has no salt). A missing ``source`` is no claim of a simulation: a played game's record
+    with its commitment, its salt and its source deleted must not verify as one."""
+    if rec.get("source") == PLAYED or "salt" in rec:
+        return PLAYED_UNCHECKABLE
+    if rec.get("source") != SIMULATED:
+        return UNCHECKABLE
+    return ""
 
 
 def verify(rec: Mapping[str, Any]) -> Verdict:
     """Check the commitment against the seed, deal the game again from the seed through the
     engine (every card of every shuffle, every draw, each move's outcome), and read the log by
-    the rules alone; the first thing that does not match is the verdict."""
+    the rules alone; the first thing that does not match is the verdict. A record without a
+    commitment is checked only if it says it was simulated (``_uncommitted``); any other cannot
+    be checked, and says so (``checkable`` False)."""
     try:
         _header(rec)
         seed = rec["seed"]
         committed = rec.get("commitment")
-        if committed is None and (rec.get("source") == PLAYED or "salt" in rec):
-            raise ReplayError(
-                "this record says it was played on Discord but carries no shuffle commitment, so "
-                "nothing shows the seed was fixed before the deal"
+        uncommitted = _uncommitted(rec) if committed is None else ""
+        if uncommitted:
+            return Verdict(
+                False, f"not verified: {uncommitted}", problem=uncommitted, game=rec["game"], checkable=False
             )
         if committed is not None:
             opened = commitment(seed, str(rec.get("salt", "")))

@@ -11,6 +11,17 @@ LOG_FORMAT = 2  # version of every game's --json record; bump it when a field ch
 # The channel a replay's board is drawn for: none, so the board's own buttons press nothing (a
 # replay has only its navigation buttons).
 NO_CHANNEL = 0
+# A record's "source", where its game was played: a simulator's ``--json`` says "simulated"
+# (``simulated``), a game played on Discord says "discord" and carries its shuffle commitment
+# (``bot.community.replays.log_record``). ``verify`` reads a record without a commitment as a
+# simulated game's only when it says so: deleting fields never makes a played game's record one.
+SIMULATED = "simulated"
+
+
+def simulated(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """A simulator's record as its ``--json`` prints it: marked as a simulated game's, so
+    ``verify`` checks its deal with no commitment to open (docs/records.md)."""
+    return {**rec, "source": SIMULATED}
 
 
 class ReplayError(ValueError):

@@ -209,6 +209,23 @@ async def test_a_tampered_record_does_not_verify(world):
     assert [c["label"] for row in shown.response.components for c in row["components"]] == ["Download record"]
 
 
+async def test_a_stored_record_without_its_commitment_says_it_cannot_be_checked(world, locales):
+    """A game stored without a commitment (a session saved before salts existed, or a record
+    someone stripped) is never shown as a fair deal, in any language."""
+    rec = {k: v for k, v in record_of("masks").items() if k not in ("salt", "commitment")}
+    await keep(world, rec, "m1")
+    alice, bob = world.members[0], world.members[1]
+    locales.members[bob.id] = "de"
+    content = (await alice.slash(world.channel, "replay")).response.content
+    assert (
+        "⚠️ Shuffle cannot be checked: this record carries no shuffle commitment, so nothing shows "
+        "the seed was fixed before the deal."
+    ) in content
+    assert "✅" not in content and "simulated" not in content
+    german = (await bob.slash(world.channel, "replay")).response.content
+    assert "⚠️ Mischen nicht überprüfbar" in german and "Shuffle" not in german
+
+
 # What only a game in play shows: a clock (Discord's relative time stamps), a call to press
 # something, a timer running out.
 LIVE = re.compile(r"<t:\d+:R>|[Pp]ress(es)? \*\*|Time's up|time runs out|starts <t:|Remember what lies")

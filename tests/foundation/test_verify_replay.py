@@ -126,7 +126,8 @@ def test_a_changed_seed_fails_on_the_commitment(record):
 
 def test_a_changed_seed_without_commitment_fails_on_the_deal(dealt):
     rec = copy.deepcopy(dealt)
-    del rec["commitment"], rec["salt"], rec["source"]  # as a simulator writes it
+    del rec["commitment"], rec["salt"]
+    rec["source"] = "simulated"  # as a simulator writes it
     assert verify(rec).verified
     rec["seed"] += 1
     verdict = verify(rec)
@@ -280,10 +281,10 @@ def test_a_played_games_record_stripped_of_its_commitment_does_not_verify(record
     assert record["source"] == "discord"
     stripped = without(record, "salt", "commitment")
     verdict = verify(stripped)
-    assert not verdict.verified
+    assert not verdict.verified and not verdict.checkable
     assert verdict.summary == (
         "not verified: this record says it was played on Discord but carries no shuffle "
-        "commitment, so nothing shows the seed was fixed before the deal"
+        "commitment, so it cannot be checked: nothing shows the seed was fixed before the deal"
     )
     assert not verify(without(record, "commitment")).verified  # a salt says so too
     path = tmp_path / "game.json"
@@ -298,9 +299,50 @@ def test_a_stored_record_from_before_the_source_field_verifies_by_its_commitment
 
 
 def test_a_simulated_record_verifies_with_no_commitment(record):
-    simulated = without(record, "salt", "commitment", "source")
+    simulated = {**without(record, "salt", "commitment"), "source": "simulated"}
     verdict = verify(simulated)
     assert verdict.verified and "no commitment in this record (a simulated game)" in verdict.summary
+
+
+@pytest.mark.parametrize("kind", REPLAYED)
+def test_what_a_simulator_writes_says_so_and_verifies(kind):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        registry.get(kind).part("simulator").main(["--games", "1", "--seed", str(SEED), "--json"])
+    rec = json.loads(out.getvalue().splitlines()[0])
+    assert rec["source"] == "simulated" and "commitment" not in rec and "salt" not in rec
+    verdict = verify(rec)
+    assert verdict.verified and "no commitment in this record (a simulated game)" in verdict.summary
+
+
+def test_a_played_games_record_stripped_of_source_salt_and_commitment_cannot_be_checked(
+    record, tmp_path, capsys
+):
+    """Deleting every field that says where the game was played does not make it a simulated
+    game's record: a record that does not say it was simulated needs its commitment."""
+    stripped = without(record, "source", "salt", "commitment")
+    verdict = verify(stripped)
+    assert not verdict.verified and not verdict.checkable
+    assert verdict.summary == (
+        "not verified: this record carries no shuffle commitment and does not say it was "
+        "simulated, so it cannot be checked: nothing shows the seed was fixed before the deal"
+    )
+    assert "simulated game" not in verdict.summary
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(stripped))
+    assert cli.main(["verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "cannot be checked" in err
+    # A source other than "simulated" claims nothing either.
+    assert not verify({**stripped, "source": "elsewhere"}).checkable
+
+
+def test_a_played_game_saved_before_salts_is_recorded_as_played_and_cannot_be_checked():
+    engine, _ = play_masks(4, SEED)
+    rec = json.loads(json.dumps(log_record(engine, SEED)))  # no salt: a session from before them
+    assert rec["source"] == "discord" and "commitment" not in rec
+    verdict = verify(rec)
+    assert not verdict.checkable and "played on Discord" in verdict.summary
 
 
 def test_a_deal_scripted_through_the_options_is_not_verified():

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.protocol import Event, IllegalAction
-from bot.engine.replay import LOG_FORMAT
+from bot.engine.replay import LOG_FORMAT, simulated
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.players import ComputerPlayer, Temper
 
@@ -193,7 +193,7 @@ def main(argv: list[str]) -> int:
     for i in range(args.games):
         game = play_game(args.players, args.seed + i, memory=args.memory, idle=args.idle, bluff=args.bluff)
         if args.json:
-            sys.stdout.write(json.dumps(record(game, args.memory), separators=(",", ":")) + "\n")
+            sys.stdout.write(json.dumps(simulated(record(game, args.memory)), separators=(",", ":")) + "\n")
         else:
             games.append(game)
     if not args.json:

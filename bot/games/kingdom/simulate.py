@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.protocol import Event
-from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying
+from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying, simulated
 from bot.games.kingdom.cards import (
     BARD,
     CHARACTERS,
@@ -445,7 +445,7 @@ def main(argv: list[str]) -> int:
             tokens[s] += t
         rounds += engine.round
         if args.json:
-            line = record(engine, recorder, seed, args.bots)
+            line = simulated(record(engine, recorder, seed, args.bots))
             sys.stdout.write(json.dumps(line, separators=(",", ":")) + "\n")
     elapsed = time.perf_counter() - started
     if args.json:

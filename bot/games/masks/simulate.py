@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying
+from bot.engine.replay import LOG_FORMAT, ReplayError, check_header, replaying, simulated
 from bot.games.masks.engine import BOX, CARDS_PER_PLAYER, COPIES, MasksEngine
 from bot.games.masks.faces import FACES
 from bot.games.masks.options import DEFAULT_OPTIONS, INT_RANGES, parse_options
@@ -353,7 +353,7 @@ def main(argv: list[str]) -> int:
         lost += stats.lost
         reasons.update(turn["reason"] for turn in engine.history)
         if args.json:
-            print(json.dumps(game_record(engine, seed), separators=(",", ":")))
+            print(json.dumps(simulated(game_record(engine, seed)), separators=(",", ":")))
     elapsed = time.perf_counter() - started
 
     out = sys.stderr if args.json else sys.stdout

@@ -6,6 +6,8 @@ import argparse
 import json
 import random
 
+from bot.engine.replay import simulated
+
 from .engine import OddOneOutEngine
 from .history import log_record
 
@@ -36,7 +38,7 @@ def main(argv: list[str]) -> int:
     engines = [(args.seed + n, play(args.players, args.seed + n)) for n in range(args.games)]
     for seed, engine in engines:
         if args.json:
-            print(json.dumps(log_record(engine, seed)))
+            print(json.dumps(simulated(log_record(engine, seed))))
     if not args.json:
         top = sum(max(engine.s["scores"]) for _, engine in engines) / len(engines)
         print(f"{args.games} games of {args.players} players: the winner scores {top:.1f} on average")
