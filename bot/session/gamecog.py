@@ -242,6 +242,14 @@ class GameCog(Lobby, commands.GroupCog):
         """Keyword arguments for an ephemeral message telling ``seat`` a private event, or None."""
         return None
 
+    def refusal_text(self, session: Session, refusal: IllegalAction, locale: str) -> str:
+        """What a press the engine refused tells its presser, in ``locale``: the engine's message
+        with its fields. A text field is a message id too (a monster's name), so it speaks the
+        language. A game whose refusals carry more than their words (a seat to name: Monster
+        Masks' "who took that tile first") says it here."""
+        fields = {k: t(locale, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
+        return t(locale, refusal.message, **fields)
+
     async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
         """Answer a player's presses that only look (e.g. "My card"), from either front-end
         (``send_panel``, ``move.answer.private``); return True if handled. Non-players are refused
@@ -316,9 +324,7 @@ class GameCog(Lobby, commands.GroupCog):
                 action = self.action_for(session, seat, move.press)
                 events += session.engine.apply(seat, action, move.at_ms)
             except IllegalAction as refusal:
-                # A text field is a message id too (a monster's name), so it speaks the language.
-                fields = {k: t(mine, v) if isinstance(v, str) else v for k, v in refusal.fields.items()}
-                await self._refuse(answer, "illegal", t(mine, refusal.message, **fields))
+                await self._refuse(answer, "illegal", self.refusal_text(session, refusal, mine))
                 if events:
                     await self._after_change(session, events)
                 else:

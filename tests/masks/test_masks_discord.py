@@ -132,7 +132,8 @@ async def test_a_race_loser_is_told_privately_holds_no_tile_and_is_refused_a_sec
         "100 ms" not in m.content for m in ephemerals(world.channel, dave) + ephemerals(world.channel, bob)
     )
     button = tile_button(table, tile)
-    assert button["label"] == f"{MONSTERS[tile]} · bob" and button.get("disabled")
+    # Still pressable: a slap on it is told who took it (test_masks_discord_slap_answers.py).
+    assert button["label"] == f"{MONSTERS[tile]} · bob" and not button.get("disabled")
     assert "**carol** · ⚡ lost a race: no tile this turn" in table.board().embeds[0].fields[0].value
 
     second = other_tile(card, tile)

@@ -173,6 +173,32 @@ def test_race_collects_only_while_open() -> None:
         slap(engine, 2, 7, 90)  # earlier timestamp, but it arrived after the window closed
 
 
+def test_a_slap_on_a_tile_someone_took_first_says_who_and_by_how_much_and_changes_nothing() -> None:
+    engine = scripted()  # card 0
+    slap(engine, 1, 7, 100)
+    settle(engine, 100)
+    version, log = engine.version, len(engine.log)
+    with pytest.raises(IllegalAction, match="already taken") as refused:
+        slap(engine, 2, 7, 460)  # reached the bot after the race closed
+    assert refused.value.fields == {"monster": MONSTERS[7], "holder": 1, "by_ms": 360}
+    with pytest.raises(IllegalAction) as refused:
+        slap(engine, 3, 7, 90)  # pressed first, but arrived once the race was over
+    assert refused.value.fields["holder"] == 1 and refused.value.fields["by_ms"] == -10
+    with pytest.raises(IllegalAction) as refused:
+        slap(engine, 1, 7, 500)  # the holder's own tile: its own refusal, nobody beat them
+    assert "holder" not in refused.value.fields and "already slapped" in refused.value.reason
+    assert engine.version == version and len(engine.log) == log
+    assert engine.legal_actions(2)  # the refused slap did not count: seat 2 may slap another tile
+    # After the turn ended the refusal still names who took that tile.
+    engine.apply(0, {"type": "end_guessing"}, 600)
+    with pytest.raises(IllegalAction, match="already revealed") as refused:
+        slap(engine, 2, 7, 700)
+    assert refused.value.fields["holder"] == 1 and refused.value.fields["by_ms"] == 600
+    with pytest.raises(IllegalAction, match="already revealed") as refused:
+        slap(engine, 2, 8, 700)  # a tile nobody took: nobody to name
+    assert "holder" not in refused.value.fields
+
+
 def test_a_slap_is_final_a_race_loser_holds_no_tile_and_cannot_slap_again() -> None:
     engine = scripted()
     slap(engine, 1, 7, 100)

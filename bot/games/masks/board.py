@@ -332,7 +332,11 @@ def buttons(
                 slap_arg(view["turn"], tile),
                 label=label,
                 style=style,
-                disabled=not guessing or holder is not None,
+                # A held tile stays pressable while the turn runs: a slap on it from a board not
+                # yet redrawn (someone took it a moment before) reaches the bot and is told who
+                # took it and by how much. Discord refuses a press on a disabled button itself,
+                # and its presser would be told nothing ("This interaction failed").
+                disabled=not guessing,
                 row=tile // 4,
             )
         )

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.engine import Action, Event, IllegalAction, Result
 from bot.games.limits import LONGEST_TURN_S
 from bot.games.masks import board as masks_board
-from bot.games.masks.engine import GUESSING, MasksEngine
+from bot.games.masks.engine import GUESSING, TAKEN, MasksEngine
 from bot.games.masks.pictures import draw_all_faces
 from bot.games.masks.players import SKILLS
 from bot.glue.board import Board, drawn, sign
@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 PING_MIME = N_("you are the Mime: press 🃏 **My card** and mime it.")
 PING_GUESSERS = N_("watch the Mime and slap a tile.")
 SKILL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}  # the lobby's note
+# A slap on a tile someone else took first (or too late for the turn) is told who took it and by
+# how much, as a race's loser is; then why the slap changed nothing (``refusal_text``).
+BEATEN = N_("⚡ **{winner}** slapped **{monster}** {ms} ms before you.")
+# This slap was made first, but reached the bot once the race for the tile was over.
+RACE_OVER = N_("⚡ **{winner}** took **{monster}**: its race was over when your slap arrived.")
+SLAP_ANOTHER = N_("Your slap did not count: slap a free tile.")
 
 # One message, so a translator sees the whole text; /rules shows it in the member's language.
 RULES = N_("""\
@@ -283,6 +289,26 @@ class MasksCog(
                 )
             }
         return None
+
+    def refusal_text(self, session: Session, refusal: IllegalAction, locale: str) -> str:
+        """A slap refused because someone else took that tile first (a slap that reached the bot
+        after the race for it closed, or on a tile taken already, or after the turn ended) says
+        who took it and by how many ms, as a race's loser is told; then what is left: another
+        tile while the turn runs (the refused slap did not count), else why it changed nothing."""
+        fields = refusal.fields
+        if "holder" not in fields:
+            return super().refusal_text(session, refusal, locale)
+        who = {
+            "winner": session.name_of(fields["holder"]),
+            "monster": masks_board.monster(locale, fields["monster"]),
+        }
+        if fields["by_ms"] > 0:
+            first = t(locale, BEATEN, ms=fields["by_ms"], **who)
+        else:
+            first = t(locale, RACE_OVER, **who)
+        if refusal.message == TAKEN:
+            return f"{first} {t(locale, SLAP_ANOTHER)}"
+        return f"{first} {super().refusal_text(session, refusal, locale)}"
 
     # ------------------------------------------------------------------ presses
 

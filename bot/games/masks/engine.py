@@ -34,6 +34,11 @@ OVER = "over"
 # out the first "history_from" turns (a save leaves out the finished ones), rebuilt from the log.
 FORMAT = 3
 
+# A slap on a tile someone else took first. The refusal carries who took it and how long before
+# this slap they slapped it (fields ``holder``, a seat, and ``by_ms``), as a race's loser is told:
+# the cog names the holder (``MasksCog.refusal_text``); the English reason stays this line.
+TAKEN = N_("{monster} is already taken.")
+
 
 class MasksEngine(GameEngine):
     kind = "masks"
@@ -164,7 +169,13 @@ class MasksEngine(GameEngine):
             raise IllegalAction(N_("The card is already revealed; wait for the next turn."))
 
     def _slap(self, seat: int, action: Action, now: int) -> list[Event]:
-        self._check_common(seat, action)
+        try:
+            self._check_common(seat, action)
+        except IllegalAction as refusal:
+            # Too late for the turn (revealed, or an earlier turn's button): a tile someone else
+            # took that turn is said too, with by how much (``beaten``).
+            refusal.fields.update(self.beaten(seat, action.get("turn", self.turn), action.get("tile"), now))
+            raise
         if seat == self.mime:
             raise IllegalAction(N_("You are the Mime: act out the face, don't slap!"))
         if seat in self._tile_of:
@@ -187,7 +198,9 @@ class MasksEngine(GameEngine):
         if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < FACES:
             raise IllegalAction(N_("There is no such tile."))
         if tile in self.held:
-            raise IllegalAction(N_("{monster} is already taken."), monster=MONSTERS[tile])
+            raise IllegalAction(
+                TAKEN, **{"monster": MONSTERS[tile], **self.beaten(seat, self.turn, tile, now)}
+            )
         assert self.guess_deadline is not None
         if now >= self.guess_deadline:
             raise IllegalAction(N_("Time is up: the card is being revealed."))
@@ -207,6 +220,23 @@ class MasksEngine(GameEngine):
             return [Event("race_opened", data)]
         race.add(seat, now)
         return [Event("race_joined", {"turn": self.turn, "tile": tile, "name": MONSTERS[tile], "seat": seat})]
+
+    def beaten(self, seat: int, turn: Any, tile: Any, now: int) -> dict[str, Any]:
+        """Who took ``tile`` in ``turn`` before ``seat``'s slap made at ``now``, for its refusal:
+        ``{"holder", "by_ms", "monster"}`` (``by_ms`` from the holder's winning slap to this one;
+        0 or less when this slap was made first but reached the bot after the race had closed).
+        Empty when nobody else won it, or when ``seat`` was that turn's Mime or holds a tile of
+        its own that turn (its refusal says so already)."""
+        if not isinstance(tile, int) or isinstance(tile, bool) or not 0 <= tile < FACES:
+            return {}
+        record = next((r for r in reversed(self.history) if r["turn"] == turn), None)
+        if record is None or record["mime"] == seat or any(r["winner"] == seat for r in record["races"]):
+            return {}
+        race = next((r for r in record["races"] if r["tile"] == tile), None)
+        if race is None:
+            return {}
+        won_at = min(at for entrant, at in race["entries"] if entrant == race["winner"])
+        return {"holder": race["winner"], "by_ms": now - won_at, "monster": MONSTERS[tile]}
 
     def _end_guessing(self, seat: int, action: Action, now: int) -> list[Event]:
         self._check_common(seat, action)
