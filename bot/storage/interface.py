@@ -3,16 +3,22 @@ package, ``bot.storage``, says how it is laid out)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any, ClassVar
 
 import orjson
 
-from bot.community.ratings import NEW, Rating, counts, update
+from bot.community.ratings import NEW, Rating, counts, places, update
+
+log = logging.getLogger(__name__)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -165,6 +171,24 @@ class MemberRating:
     def change(self) -> int:
         """What the member's last game did to the number they see."""
         return self.rating.shown - self.before.shown
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    """One seat of a finished game as stored, for replaying ratings (``rating_history``)."""
+
+    user_id: int  # FORMER_MEMBER for a computer or a forgotten member
+    score: int
+    won: bool
+    named: bool  # a name was saved with the seat: FORMER_MEMBER with a name is a computer
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game with every seat, in seat order (``Storage.history_games``)."""
+
+    kind: str
+    seats: tuple[PlayedSeat, ...]
 
 
 @dataclass(frozen=True)
@@ -323,6 +347,48 @@ class Storage(ABC):
     async def ratings_of(self, guild_id: int, user_id: int) -> list[MemberRating]:
         """A member's ratings in one server: per game, this season's and all time."""
 
+    @abstractmethod
+    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+        """The finished games that made a member's all-time ratings in one server, in the order
+        they were recorded: for each game the member finished, every finished game of that game
+        up to their last one, with all its seats (their opponents' ratings came from the others)."""
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, lower_score_wins: Mapping[str, bool] | None = None
+    ) -> dict[str, list[Rating]]:
+        """Per game, a member's all-time rating after each of their rated games, oldest first.
+        Storage keeps only each rating and the one before the last game (``ratings``), so the
+        sequence is computed again, as recording computed it: the server's finished games replayed
+        in order through ``rating_rows`` (``replay_ratings``), off the event loop. A game whose
+        replay does not end at the stored rating (see ``replay_ratings`` for when) is left out,
+        so no chart contradicts the number /stats shows; a member with no rated game has none."""
+        stored = {
+            r.kind: r for r in await self.ratings_of(guild_id, user_id) if r.season_id == ALL_TIME and r.games
+        }
+        if not stored:
+            return {}
+        games = await self.history_games(guild_id, user_id)
+        rated = (await self.settings(guild_id)).computers_rated
+        replayed = await asyncio.to_thread(
+            replay_ratings, games, user_id, lower_score_wins or {}, computers_rated=rated
+        )
+        history = {}
+        for kind, ratings in replayed.items():
+            kept = stored.get(kind)
+            if kept is not None and len(ratings) == kept.games and _same(ratings[-1], kept.rating):
+                history[kind] = ratings
+            else:
+                log.info(
+                    "rating history of a member of guild %s in %s not drawn: its replay ends at %s "
+                    "after %d games, the stored rating is %s",
+                    guild_id,
+                    kind,
+                    ratings[-1].shown if ratings else None,
+                    len(ratings),
+                    kept and f"{kept.rating.shown} after {kept.games} games",
+                )
+        return history
+
     # ----------------------------------------------------------------- seasons
 
     @abstractmethod
@@ -386,11 +452,15 @@ RatingRow = tuple[int, int, float, float, float, float, int, int]
 
 
 def rating_rows(
-    record: GameRecord, current: Mapping[tuple[int, int], Sequence[Any]], *, computers_rated: bool = False
+    record: GameRecord,
+    current: Mapping[tuple[int, int], Sequence[Any]],
+    *,
+    computers_rated: bool = False,
+    seasons: Sequence[int] = (RUNNING_SEASON, ALL_TIME),
 ) -> list[RatingRow]:
     """The rating rows a recorded game writes: ``(season, user, μ, σ, μ before, σ before, games,
-    wins)`` for this season and all time. ``current`` holds the rows found, by (season, user), as
-    (μ, σ, games, wins). A game that rates nobody (abandoned, without places, or one that does
+    wins)`` for this season and all time (``seasons``: a replay asks for all time only). ``current``
+    holds the rows found, by (season, user), as (μ, σ, games, wins). A game that rates nobody (abandoned, without places, or one that does
     not count: ``bot.community.ratings.counts``, computers unless ``computers_rated``, fewer than two
     humans) still is its players' last game: their rows keep μ and σ and set "before" to them,
     so /stats shows no change for it instead of the change of an older rated game."""
@@ -400,12 +470,12 @@ def rating_rows(
     if not rated or not counts([p.computer for p in seats], computers_rated=computers_rated):
         return [
             (season, p.user_id, float(f[0]), float(f[1]), float(f[0]), float(f[1]), int(f[2]), int(f[3]))
-            for season in (RUNNING_SEASON, ALL_TIME)
+            for season in seasons
             for p in humans
             if (f := current.get((season, p.user_id)))
         ]
     rows: list[RatingRow] = []
-    for season in (RUNNING_SEASON, ALL_TIME):
+    for season in seasons:
         found = [current.get((season, p.user_id)) for p in humans]
         before = [Rating(float(f[0]), float(f[1])) if f else NEW for f in found]
         after = update(before, [p.place or 0 for p in humans])
@@ -415,6 +485,67 @@ def rating_rows(
                 (season, p.user_id, new.mu, new.sigma, old.mu, old.sigma, games + 1, wins + int(p.won))
             )
     return rows
+
+
+def replay_ratings(
+    games: Iterable[PlayedGame],
+    user_id: int,
+    lower_score_wins: Mapping[str, bool],
+    *,
+    computers_rated: bool = False,
+) -> dict[str, list[Rating]]:
+    """Per game, ``user_id``'s all-time rating after each game that rated them, replaying
+    ``games`` (in recorded order) as recording rated them: finishing places from the stored
+    scores and wins (``places``, as ``bot.session.recording`` computes them), then ``rating_rows``.
+
+    What storage does not keep, this cannot know, and the replay may then end elsewhere than the
+    stored rating (``Storage.rating_history`` checks): whether the server rated games with computers
+    at the time (today's ``computers_rated`` is used), the ratings of members who were forgotten
+    since (each forgotten seat plays as a newcomer), and games recorded before ratings existed
+    (those rated nobody then; a replay rates them)."""
+    current: dict[str, dict[tuple[int, Any], Sequence[Any]]] = {}
+    history: dict[str, list[Rating]] = {}
+    for game in games:
+        found = current.setdefault(game.kind, {})
+        finish = places(
+            [s.score for s in game.seats],
+            [seat for seat, s in enumerate(game.seats) if s.won],
+            lower_score_wins.get(game.kind, False),
+        )
+        players = []
+        strangers = []
+        for seat, s in enumerate(game.seats):
+            computer = s.user_id == FORMER_MEMBER and s.named
+            user = s.user_id
+            if user == FORMER_MEMBER and not computer:
+                user = -1 - seat  # a forgotten member: a newcomer of this game alone
+                strangers.append(user)
+            players.append(PlayerRecord(user, seat, s.score, s.won, place=finish[seat], computer=computer))
+        record = GameRecord("", 0, 0, game.kind, {}, 0, 0, 0, "finished", players)
+        before = found.get((ALL_TIME, user_id))
+        for season, user, mu, sigma, _, _, played, wins in rating_rows(
+            record, found, computers_rated=computers_rated, seasons=(ALL_TIME,)
+        ):
+            found[(season, user)] = (mu, sigma, played, wins)
+        for user in strangers:
+            found.pop((ALL_TIME, user), None)
+        after = found.get((ALL_TIME, user_id))
+        if after is not None and (before is None or after[2] > before[2]):
+            history.setdefault(game.kind, []).append(Rating(after[0], after[1]))
+    return history
+
+
+def played_games(rows: Iterable[Sequence[Any]]) -> list[PlayedGame]:
+    """Rows of (game id, kind, user, score, won, named), by game and seat, as ``PlayedGame``s."""
+    return [
+        PlayedGame(kind, tuple(PlayedSeat(int(u), int(s), bool(w), bool(n)) for _, _, u, s, w, n in seats))
+        for (_, kind), seats in groupby(rows, key=lambda row: (row[0], row[1]))
+    ]
+
+
+def _same(one: Rating, other: Rating) -> bool:
+    """The same rating, but for the last bits a database's floating point may round."""
+    return math.isclose(one.mu, other.mu, abs_tol=1e-9) and math.isclose(one.sigma, other.sigma, abs_tol=1e-9)
 
 
 def member_ratings(rows: Iterable[Sequence[Any]]) -> list[MemberRating]:

@@ -23,6 +23,7 @@ from bot.storage.interface import (
     LogRows,
     MemberRating,
     PastGame,
+    PlayedGame,
     SavedSession,
     Season,
     Shards,
@@ -33,6 +34,7 @@ from bot.storage.interface import (
     fold_stats,
     member_ratings,
     pack_log,
+    played_games,
     rating_rows,
     redacted,
     season_key,
@@ -213,6 +215,15 @@ RANKED = (
     "FROM game_players p JOIN games g ON g.id = p.game_id "
     "WHERE g.guild_id = $1 AND p.guild_id = $1 AND g.kind = $2 AND g.outcome = 'finished' "
     "AND p.user_id <> $6 AND ($5::bigint IS NULL OR g.season_id = $5)"
+)
+# Every finished game of each game the member finished, up to their last one, seat by seat, in
+# the order they were recorded (a game's id): what made their all-time ratings (sqlite.py's twin).
+HISTORY_GAMES = (
+    "WITH last AS (SELECT h.kind, MAX(h.id) AS id FROM games h JOIN game_players q ON q.game_id = h.id "
+    "WHERE h.guild_id = $1 AND q.guild_id = $1 AND q.user_id = $2 AND h.outcome = 'finished' GROUP BY h.kind) "
+    "SELECT g.id, g.kind, p.user_id, p.score, p.won, p.name IS NOT NULL FROM last "
+    "JOIN games g ON g.kind = last.kind AND g.id <= last.id JOIN game_players p ON p.game_id = g.id "
+    "WHERE g.guild_id = $1 AND p.guild_id = $1 AND g.outcome = 'finished' ORDER BY g.id, p.seat"
 )
 UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, kind, season_id, user_id, mu, sigma, prev_mu, prev_sigma, games, wins) "
@@ -563,6 +574,9 @@ class PostgresStorage(Storage):
             [RUNNING_SEASON, ALL_TIME],
         )
         return member_ratings(rows)
+
+    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+        return played_games(await self._pool.fetch(HISTORY_GAMES, guild_id, user_id))
 
     # ----------------------------------------------------------------- seasons
 

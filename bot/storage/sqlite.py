@@ -28,6 +28,7 @@ from bot.storage.interface import (
     LogRows,
     MemberRating,
     PastGame,
+    PlayedGame,
     SavedSession,
     Season,
     Shards,
@@ -37,6 +38,7 @@ from bot.storage.interface import (
     fold_stats,
     member_ratings,
     pack_log,
+    played_games,
     rating_rows,
     season_key,
     setting_columns,
@@ -173,6 +175,15 @@ STANDINGS_TABLES = (
     "ratings",
     "seasons",
 )  # a server's, in deletion order
+# Every finished game of each game the member finished, up to their last one, seat by seat, in
+# the order they were recorded (a game's id): what made their all-time ratings.
+HISTORY_GAMES = (
+    "WITH last AS (SELECT h.kind, MAX(h.id) AS id FROM games h JOIN game_players q ON q.game_id = h.id "
+    "WHERE h.guild_id = ? AND q.guild_id = ? AND q.user_id = ? AND h.outcome = 'finished' GROUP BY h.kind) "
+    "SELECT g.id, g.kind, p.user_id, p.score, p.won, p.name IS NOT NULL FROM last "
+    "JOIN games g ON g.kind = last.kind AND g.id <= last.id JOIN game_players p ON p.game_id = g.id "
+    "WHERE g.guild_id = ? AND p.guild_id = ? AND g.outcome = 'finished' ORDER BY g.id, p.seat"
+)
 UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, kind, season_id, user_id, mu, sigma, prev_mu, prev_sigma, games, wins) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, season_id, user_id) DO UPDATE SET "
@@ -595,6 +606,10 @@ class SqliteStorage(Storage):
             (guild_id, user_id, RUNNING_SEASON, ALL_TIME),
         ) as cur:
             return member_ratings(await cur.fetchall())
+
+    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+        async with self._db.execute(HISTORY_GAMES, (guild_id, guild_id, user_id, guild_id, guild_id)) as cur:
+            return played_games(await cur.fetchall())
 
     # ----------------------------------------------------------------- seasons
 
