@@ -5,14 +5,20 @@ missing-glyph box), so the bot ships DejaVu Sans (``bot/assets/fonts``, with its
 Player names are user input and may hold characters no shipped font has (emoji, CJK): ``drawable``
 turns those into "?" instead of boxes. Which characters the font has is read from its own
 character map, the table the renderer looks them up in.
+
+How small a picture's words may be drawn follows from how Discord shows it: ``smallest_size``.
 """
 
 from __future__ import annotations
 
+import math
 import struct
 import unicodedata
+from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import combinations, pairwise
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
@@ -21,6 +27,61 @@ MISSING = "?"
 # Marks and format characters (a variation selector, a zero-width joiner) take no room of their
 # own: where the font lacks one, it is left out rather than shown as a "?".
 _SILENT = frozenset({"Mn", "Me", "Cf"})
+
+
+# Discord shows an embed's picture at most about this many pixels wide on desktop (smaller on a
+# phone), and a narrower one as drawn (never enlarged); its words must still read there.
+SHOWN_WIDTH = 400
+# The smallest text, in pixels as shown, that reads: a picture's every word is at least this big
+# once Discord has shrunk it.
+SHOWN_SMALLEST = 11
+
+
+def smallest_size(width: int) -> int:
+    """The smallest font size, in the picture's own pixels, for a word on a picture ``width``
+    pixels wide: ``SHOWN_SMALLEST`` scaled by how much Discord shrinks it (width / 400). An
+    800-pixel picture shows at half size, so its words need 22 pixels; a card 240 wide, 11."""
+    return math.ceil(SHOWN_SMALLEST * max(1.0, width / SHOWN_WIDTH) - 1e-9)
+
+
+@dataclass(frozen=True)
+class Words:
+    """One line of words as a picture draws it: centred on ``at`` at ``size`` pixels, inside
+    ``box`` (left, top, right, bottom), the room it has: what a test measures it against."""
+
+    text: str
+    size: int
+    at: tuple[float, float]
+    box: tuple[float, float, float, float]
+    fill: Any = None  # its colour
+
+
+def fitted(text: str, size: int, least: int, width: float, lines: int = 1) -> tuple[int, list[str]]:
+    """``text`` as it fits ``width`` pixels: at ``size`` on one line if it can, else wrapped at its
+    spaces onto at most ``lines`` lines, else both again a pixel smaller, never below ``least``
+    (where it may still be too wide: a test of the picture says so). The size and the lines."""
+    for at in range(size, least - 1, -1):
+        measure = font(at).getlength
+        for count in range(1, lines + 1):
+            wrapped = _wrapped(text, count, measure)
+            if wrapped is not None and all(measure(line) <= width for line in wrapped):
+                return at, wrapped
+    return least, [text]
+
+
+def _wrapped(text: str, count: int, measure) -> list[str] | None:
+    """``text`` cut at its spaces into ``count`` lines, the widest as narrow as can be; None when
+    it has too few words."""
+    words = text.split()
+    if count == 1 or len(words) < count:
+        return [text] if count == 1 else None
+    best: list[str] | None = None
+    for cuts in combinations(range(1, len(words)), count - 1):
+        edges = (0, *cuts, len(words))
+        lines = [" ".join(words[a:b]) for a, b in pairwise(edges)]
+        if best is None or max(map(measure, lines)) < max(map(measure, best)):
+            best = lines
+    return best
 
 
 @lru_cache(maxsize=32)

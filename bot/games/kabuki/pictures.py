@@ -309,16 +309,20 @@ def actor_card(scale: float = 1.0, locale: str = DEFAULT) -> Image.Image:
 GAP = 14
 MARGIN = 16
 LABEL_H = 26
-REVEAL_SCALE = 0.5
-REVEAL_PER_ROW = 10
-REVEAL_GAP = 10
-REVEAL_LABEL_H = 24
-# The small words (a stack's "last", a reveal's TOP and SAME) at the size of the table's other
-# words at least: the page shows a 716-pixel board 400 pixels wide, where 12 pixels were 7.
-SMALL_WORDS = 17
-REVEAL_HEAD = 30
 BOARD_W = MARGIN * 2 + STACKS * CARD_W + (STACKS - 1) * GAP + GAP * 3 + CARD_W
 BOARD_H = MARGIN * 2 + LABEL_H * 2 + CARD_H
+# The small words (a stack's "last", a revealed stack's title and its TOP, SAME and numbers) as
+# big as Discord needs to show them readably: it shows the 716-pixel board and the reveal under
+# it 400 pixels wide, so 20 pixels here are 11 there (``fonts.smallest_size``; 17 were 9.5).
+SMALL_WORDS = fonts.smallest_size(BOARD_W)
+# A revealed stack, eight cards to a row at 0.6 of their size: each label has the room of a card
+# and its gap (86 pixels) for "GLEICH", "PAREIL" at that size, and the reveal is no wider than the
+# board (706 pixels), so the picture stays as wide and its words as big as shown.
+REVEAL_SCALE = 0.6
+REVEAL_PER_ROW = 8
+REVEAL_GAP = 14
+REVEAL_LABEL_H = 28
+REVEAL_HEAD = 34
 
 
 @cache
@@ -333,7 +337,7 @@ def _palette() -> Image.Image:
         atlas.paste(card, (x, 0))
         x += card.width
     d = ImageDraw.Draw(atlas)
-    texts = ((15, TABLE_TEXT), (SMALL_WORDS, MARK), (16, TABLE_TEXT), (SMALL_WORDS, TABLE_TEXT))
+    texts = ((SMALL_WORDS, MARK), (SMALL_WORDS, TABLE_TEXT))
     for i, (size, colour) in enumerate(texts):
         d.text(
             (8, CARD_H + 8 + 13 * i),
@@ -376,27 +380,80 @@ def _label(
     return _indexed(strip)
 
 
+HEAD_W = CARD_W + GAP  # a stack's heading has the room of its card and the gap beside it
+
+
+def _head_words(stack: int, last: bool, locale: str = DEFAULT) -> list[fonts.Words]:
+    """The heading "Stack N" over a stack, in its own strip (``HEAD_W`` × ``LABEL_H``), with
+    "last" at its right end when the stack's top card can be challenged."""
+    head = t(locale, "Stack {stack}", stack=stack + 1)
+    room = (0, 0, HEAD_W, LABEL_H)
+    if not last:
+        return [fonts.Words(head, SMALL_WORDS, (HEAD_W / 2, LABEL_H / 2), room, TABLE_TEXT)]
+    # The heading moves left to leave "last" room, both at the size of the other words.
+    mark = t(locale, "last")
+    mark_size = round(_fitting(mark, SMALL_WORDS, HEAD_W / 2 - 4).size)
+    mark_w = _font(mark_size).getlength(mark)
+    head_size = round(_fitting(head, SMALL_WORDS, HEAD_W - mark_w - 12).size)
+    head_w = _font(head_size).getlength(head)
+    return [
+        fonts.Words(
+            head, head_size, (2 + head_w / 2, LABEL_H / 2), (0, 0, HEAD_W - mark_w - 8, LABEL_H), TABLE_TEXT
+        ),
+        fonts.Words(
+            mark,
+            mark_size,
+            (HEAD_W - 2 - mark_w / 2, LABEL_H / 2),
+            (HEAD_W - mark_w - 6, 0, HEAD_W, LABEL_H),
+            MARK,
+        ),
+    ]
+
+
 @lru_cache(maxsize=STACKS * 2 * 4)  # four languages' worth
 def _stack_head(stack: int, last: bool, locale: str = DEFAULT) -> Image.Image:
-    """The heading "Stack N" over a stack, with "last" in its corner when its top card can be
-    challenged."""
-    strip = Image.new("RGB", (CARD_W, LABEL_H), TABLE)
+    strip = Image.new("RGB", (HEAD_W, LABEL_H), TABLE)
     d = ImageDraw.Draw(strip)
-    head = t(locale, "Stack {stack}", stack=stack + 1)
-    if last:  # the heading moves left to leave "last" room at the size of the other words
-        mark = t(locale, "last")
-        font = _fitting(mark, SMALL_WORDS, CARD_W / 2 - 8)
-        d.text((CARD_W - 2, LABEL_H / 2), mark, font=font, fill=MARK, anchor="rm")
-        d.text(
-            (2, LABEL_H / 2),
-            head,
-            font=_fitting(head, 15, CARD_W - font.getlength(mark) - 10),
-            fill=TABLE_TEXT,
-            anchor="lm",
-        )
-    else:
-        d.text((CARD_W / 2, LABEL_H / 2), head, font=_font(15), fill=TABLE_TEXT, anchor="mm")
+    for word in _head_words(stack, last, locale):
+        d.text(word.at, word.text, font=_font(word.size), fill=word.fill, anchor="mm")
     return _indexed(strip)
+
+
+def _count(height: int, locale: str = DEFAULT) -> str:
+    return t(locale, "empty") if height == 0 else tn(locale, "{n} card", "{n} cards", height)
+
+
+def board_words(
+    heights: tuple[int, ...], last_stack: int | None = None, *, locale: str = DEFAULT
+) -> list[fonts.Words]:
+    """Every word the board draws beside its cards, where and how big: each stack's heading and
+    count, and "On show" (the cards' own names are part of their art)."""
+    words = []
+    y = MARGIN + LABEL_H
+    for s, height in enumerate(heights):
+        x = MARGIN + s * (CARD_W + GAP)
+        for word in _head_words(s, last_stack == s, locale):
+            left, top, right, bottom = word.box
+            shift = x - GAP // 2, MARGIN
+            words.append(
+                fonts.Words(
+                    word.text,
+                    word.size,
+                    (word.at[0] + shift[0], word.at[1] + shift[1]),
+                    (left + shift[0], top + shift[1], right + shift[0], bottom + shift[1]),
+                    word.fill,
+                )
+            )
+        label = _count(height, locale)
+        box = (x, y + CARD_H, x + CARD_W, y + CARD_H + LABEL_H)
+        words.append(
+            fonts.Words(label, SMALL_WORDS, (x + CARD_W / 2, y + CARD_H + LABEL_H / 2), box, TABLE_TEXT)
+        )
+    x = BOARD_W - MARGIN - CARD_W
+    show = (x + CARD_W / 2, MARGIN + LABEL_H / 2)
+    box = (x - GAP, MARGIN, x + CARD_W + MARGIN, MARGIN + LABEL_H)
+    words.append(fonts.Words(t(locale, "On show"), SMALL_WORDS, show, box, TABLE_TEXT))
+    return words
 
 
 @cache
@@ -406,13 +463,8 @@ def _empty_board(locale: str = DEFAULT) -> Image.Image:
     d = ImageDraw.Draw(strip)
     x = BOARD_W - MARGIN - CARD_W
     d.line([x - GAP * 1.5, MARGIN, x - GAP * 1.5, BOARD_H - MARGIN], fill=TABLE_TEXT, width=2)
-    d.text(
-        (x + CARD_W / 2, MARGIN + LABEL_H / 2),
-        t(locale, "On show"),
-        font=_font(15),
-        fill=TABLE_TEXT,
-        anchor="mm",
-    )
+    show = board_words((), locale=locale)[-1]
+    d.text(show.at, show.text, font=_font(show.size), fill=show.fill, anchor="mm")
     return _indexed(strip)
 
 
@@ -450,11 +502,11 @@ def board_image(
     y = MARGIN + LABEL_H
     for s in range(STACKS):
         x = MARGIN + s * (CARD_W + GAP)
-        img.paste(_stack_head(s, last_stack == s, locale), (x, MARGIN))
+        img.paste(_stack_head(s, last_stack == s, locale), (x - GAP // 2, MARGIN))
         img.paste(_card(tops[s], locale=locale), (x, y))
-        n = heights[s]
-        label = t(locale, "empty") if n == 0 else tn(locale, "{n} card", "{n} cards", n)
-        img.paste(_label(label, 15, TABLE_TEXT, CARD_W, LABEL_H), (x, y + CARD_H))
+        img.paste(
+            _label(_count(heights[s], locale), SMALL_WORDS, TABLE_TEXT, CARD_W, LABEL_H), (x, y + CARD_H)
+        )
         if last_stack == s:
             # A yellow frame with corner ticks: visible without relying on the colour.
             d.rectangle([x - 5, y - 5, x + CARD_W + 4, y + CARD_H + 4], outline=_index(MARK), width=4)
@@ -463,17 +515,14 @@ def board_image(
     return img
 
 
-def reveal_image(
+def reveal_words(
     cards: tuple[int, ...], matches: tuple[int, ...], stack: int, *, locale: str = DEFAULT
-) -> Image.Image:
-    """A challenged stack, bottom to top (left to right, row by row): the top card is framed and
-    labelled TOP, every card matching it is framed and labelled SAME."""
-    if not cards:
-        raise ValueError("an empty stack cannot be revealed")
+) -> list[fonts.Words]:
+    """Every word a revealed stack's picture draws, where and how big, in the reveal's own
+    pixels: its title, then each card's label (TOP on the top card, SAME on each card matching
+    it, else its place from the bottom), each with the room it has (a card and its gap)."""
     cw, ch = round(CARD_W * REVEAL_SCALE), round(CARD_H * REVEAL_SCALE)
     gap, label = REVEAL_GAP, REVEAL_LABEL_H
-    cols = min(len(cards), REVEAL_PER_ROW)
-    rows = math.ceil(len(cards) / REVEAL_PER_ROW)
     title = tn(
         locale,
         "Stack {stack}, bottom to top: {n} match",
@@ -481,25 +530,63 @@ def reveal_image(
         len(matches),
         stack=stack + 1,
     )
-    title_w = math.ceil(_font(16).getlength(title))
+    title_w = math.ceil(_font(SMALL_WORDS).getlength(title)) + 2  # its ink may pass its advance a little
+    top = MARGIN - 4
+    words = [
+        fonts.Words(
+            title,
+            SMALL_WORDS,
+            (MARGIN + title_w / 2, top + REVEAL_HEAD / 2),  # drawn from its left end: as wide as its box
+            (MARGIN, top, MARGIN + title_w, top + REVEAL_HEAD),
+            TABLE_TEXT,
+        )
+    ]
+    marked = set(matches)
+    for i in range(len(cards)):
+        r, c = divmod(i, REVEAL_PER_ROW)
+        x = MARGIN + c * (cw + gap) - gap // 2
+        y = MARGIN + REVEAL_HEAD + r * (ch + label + gap) + ch + 2
+        is_top = i == len(cards) - 1
+        text = t(locale, "TOP") if is_top else (t(locale, "SAME") if i in marked else str(i + 1))
+        colour = MARK if is_top or i in marked else TABLE_TEXT
+        size = round(_fitting(text, SMALL_WORDS, cw + gap - 2).size)
+        words.append(
+            fonts.Words(
+                text, size, (x + (cw + gap) / 2, y + label / 2), (x, y, x + cw + gap, y + label), colour
+            )
+        )
+    return words
+
+
+def reveal_image(
+    cards: tuple[int, ...], matches: tuple[int, ...], stack: int, *, locale: str = DEFAULT
+) -> Image.Image:
+    """A challenged stack, bottom to top (left to right, row by row): the top card is framed and
+    labelled TOP, every card matching it is framed and labelled SAME (``reveal_words``)."""
+    if not cards:
+        raise ValueError("an empty stack cannot be revealed")
+    cw, ch = round(CARD_W * REVEAL_SCALE), round(CARD_H * REVEAL_SCALE)
+    gap, label = REVEAL_GAP, REVEAL_LABEL_H
+    cols = min(len(cards), REVEAL_PER_ROW)
+    rows = math.ceil(len(cards) / REVEAL_PER_ROW)
+    heading, *labels = reveal_words(cards, matches, stack, locale=locale)
+    title_w = round(heading.box[2] - heading.box[0])
     width = max(MARGIN * 2 + cols * cw + (cols - 1) * gap, MARGIN * 2 + title_w)  # a short stack: the title
     img = _table(width, MARGIN * 2 + REVEAL_HEAD + rows * (ch + label + gap))
-    img.paste(_label(title, 16, TABLE_TEXT, title_w, REVEAL_HEAD, left=True), (MARGIN, MARGIN - 4))
+    img.paste(
+        _label(heading.text, heading.size, TABLE_TEXT, title_w, REVEAL_HEAD, left=True), (MARGIN, MARGIN - 4)
+    )
     marked = set(matches)
     frames = []
-    for i, card in enumerate(cards):
+    for i, (card, word) in enumerate(zip(cards, labels, strict=True)):
         r, c = divmod(i, REVEAL_PER_ROW)
         x = MARGIN + c * (cw + gap)
         y = MARGIN + REVEAL_HEAD + r * (ch + label + gap)
         img.paste(_card(card, REVEAL_SCALE, locale), (x, y))
-        top = i == len(cards) - 1
-        text = t(locale, "TOP") if top else (t(locale, "SAME") if i in marked else str(i + 1))
-        colour = MARK if top or i in marked else TABLE_TEXT
-        # As wide as the card and its gap: "GLEICH", "PAREIL" are wider than a small card.
-        size = round(_fitting(text, SMALL_WORDS, cw + gap - 2).size)
-        img.paste(_label(text, size, colour, cw + gap, label), (x - gap // 2, y + ch + 2))
-        if top or i in marked:
-            frames.append(([x - 4, y - 4, x + cw + 3, y + ch + 3], 4 if top else 3))
+        left, top, right, bottom = (round(v) for v in word.box)
+        img.paste(_label(word.text, word.size, word.fill, right - left, bottom - top), (left, top))
+        if i == len(cards) - 1 or i in marked:
+            frames.append(([x - 4, y - 4, x + cw + 3, y + ch + 3], 4 if i == len(cards) - 1 else 3))
     d = ImageDraw.Draw(img)
     for box, line in frames:  # over the labels' strips, which touch them
         d.rectangle(box, outline=_index(MARK), width=line)

@@ -210,47 +210,89 @@ def _tint(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple(int(p * 0.75 + c * 0.25) for p, c in zip(PAPER, colour, strict=True))  # type: ignore[return-value]
 
 
-# The card's power lines, as large as their room allows: the page shows pictures smaller than
-# they are drawn, where 13 pixels could not be read ("if Monk", "turned 5", "YOUR TURN").
-POWER_WORDS = 17
+# The card's power lines (when it acts, "turned", "if …", "never turns"): as large as their room
+# allows and never smaller than POWER_LEAST, so they read where Discord shows the card (240 pixels
+# wide, as drawn: ``fonts.smallest_size`` asks 11). A line too long for its room is wrapped onto a
+# second line where the card has one ("ne se retourne / jamais"), else drawn a little smaller.
+POWER_WORDS = 18
+POWER_LEAST = 14
 TIMINGS = {"turn": N_("YOUR TURN"), "end": N_("END OF ROUND"), "always": N_("ALWAYS")}
+STRIP_W, STRIP_H = CARD_W - 30, 70  # the turned value's strip at the bottom, printed upside down
+LINE = 1.2  # a line's height, in font sizes
+
+
+def _lines(
+    text: str,
+    size: int,
+    centre: tuple[float, float],
+    box: tuple[float, float, float, float],
+    fill: Any,
+    lines: int = 1,
+) -> list[fonts.Words]:
+    """``text`` fitted to ``box``'s width (``fonts.fitted``, from ``size`` down to ``POWER_LEAST``),
+    its lines centred on ``centre``."""
+    left, _, right, _ = box
+    size, wrapped = fonts.fitted(text, size, POWER_LEAST, right - left, lines)
+    x, y = centre
+    return [
+        fonts.Words(line, size, (x, y + (i - (len(wrapped) - 1) / 2) * size * LINE), box, fill)
+        for i, line in enumerate(wrapped)
+    ]
+
+
+def card_words(char: int, locale: str = DEFAULT) -> tuple[list[fonts.Words], list[fonts.Words]]:
+    """Every word a card draws, where, how big and in which colour, in ``locale``: those on the
+    card, and those on its turned strip (in the strip's own pixels, before it is turned over)."""
+    c = CHARACTERS[char]
+    name = t(locale, c.name).upper()
+    top = CARD_W / 2 + 20
+    on_card = [
+        fonts.Words(str(c.value), 30, (44, 44), (18, 18, 70, 70), "white"),
+        *_lines(name, 24 if len(name) < 8 else 20, (top, 44), (top - 75, 20, top + 75, 68), INK),
+    ]
+    if c.timing in TIMINGS:
+        timing = t(locale, TIMINGS[c.timing])
+        on_card += _lines(
+            timing, POWER_WORDS + 1, (CARD_W / 2, 259), (20, 246, CARD_W - 20, 272), COLOURS[char]
+        )
+    if c.turned is None:
+        never, grey = t(locale, "never turns"), (120, 110, 100)
+        room = (20, CARD_H - 86, CARD_W - 20, CARD_H - 22)
+        return [*on_card, *_lines(never, POWER_WORDS + 1, (CARD_W / 2, CARD_H - 54), room, grey, 2)], []
+    trigger = t(locale, BY_NAME[c.turns_if].name) if c.turns_if else ""
+    strip = [
+        fonts.Words(str(c.turned), 28, (38, 36), (14, 12, 62, 60), "white"),
+        *_lines(t(locale, "turned"), POWER_WORDS, (138, 24), (74, 11, STRIP_W - 6, 36), INK),
+        *_lines(t(locale, "if {card}", card=trigger), POWER_WORDS, (138, 49), (74, 37, STRIP_W - 6, 62), INK),
+    ]
+    return on_card, strip
+
+
+def _draw_words(d: ImageDraw.ImageDraw, words: Sequence[fonts.Words]) -> None:
+    for word in words:
+        d.text(word.at, word.text, font=_font(word.size), fill=word.fill, anchor="mm")
 
 
 def _card_image(char: int, locale: str = DEFAULT) -> Image.Image:
-    c = CHARACTERS[char]
-    name = t(locale, c.name)
+    on_card, on_strip = card_words(char, locale)
     image = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
     d.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), 18, fill=COLOURS[char], outline=INK, width=4)
     d.rounded_rectangle((12, 12, CARD_W - 13, CARD_H - 13), 12, fill=PAPER, outline=INK, width=2)
-    # Printed value top left, name across the top.
+    # Printed value top left, name across the top, when the power acts under the emblem.
     d.ellipse((18, 18, 70, 70), fill=COLOURS[char], outline=INK, width=3)
-    _text_centered(d, (44, 44), str(c.value), 30, "white")
-    _text_centered(d, (CARD_W / 2 + 20, 44), name.upper(), 24 if len(name) < 8 else 20, INK, CARD_W - 90)
     d.rounded_rectangle((40, 82, CARD_W - 40, 242), 12, fill=_tint(COLOURS[char]))
     _emblem(d, char, 50, 87, 140)
-    timing = t(locale, TIMINGS[c.timing]) if c.timing in TIMINGS else ""
-    _text_centered(d, (CARD_W / 2, 262), timing, POWER_WORDS + 2, COLOURS[char], CARD_W - 40)
-    if c.turned is not None:
-        # Like a real card: the turned value upside down at the bottom, read by turning the card.
-        strip = Image.new("RGBA", (CARD_W - 30, 70), (0, 0, 0, 0))
+    _draw_words(d, on_card)
+    if on_strip:
+        # Like a real card: the turned value upside down at the bottom, read by turning the card:
+        # its value in a disc, "turned" and "if …" beside it, each on a line of its own.
+        strip = Image.new("RGBA", (STRIP_W, STRIP_H), (0, 0, 0, 0))
         sd = ImageDraw.Draw(strip)
-        sd.line((20, 4, strip.width - 20, 4), fill=INK, width=2)
-        sd.ellipse((strip.width / 2 - 24, 12, strip.width / 2 + 24, 60), fill=INK)
-        _text_centered(sd, (strip.width / 2, 36), str(c.turned), 28, "white")
-        _text_centered(sd, (36, 36), t(locale, "turned"), POWER_WORDS, INK, 66)
-        trigger = t(locale, BY_NAME[c.turns_if].name) if c.turns_if else ""
-        _text_centered(sd, (strip.width - 36, 36), t(locale, "if {card}", card=trigger), POWER_WORDS, INK, 66)
+        sd.line((20, 4, STRIP_W - 20, 4), fill=INK, width=2)
+        sd.ellipse((14, 12, 62, 60), fill=INK)
+        _draw_words(sd, on_strip)
         image.alpha_composite(strip.rotate(180), (15, CARD_H - 88))
-    else:
-        _text_centered(
-            d,
-            (CARD_W / 2, CARD_H - 60),
-            t(locale, "never turns"),
-            POWER_WORDS + 2,
-            (120, 110, 100),
-            CARD_W - 40,
-        )
     return image
 
 
