@@ -16,12 +16,14 @@ from bot.i18n.catalogues import (
     translated,
 )
 from bot.i18n.commands import CommandTranslator, command_strings, fixed
+from bot.i18n.french import Name
 from bot.i18n.locales import ServerLanguages, private_locale, public_locale
 
 __all__ = [
     "DEFAULT",
     "N_",
     "NN_",
+    "Name",
     "CommandTranslator",
     "ServerLanguages",
     "catalogue_locale",

@@ -24,6 +24,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
+from bot.i18n.french import Name, elided
 from bot.i18n.plurals import with_plural_rule
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -236,15 +237,23 @@ def _fill(found: tuple[str, list[str]], fields: dict[str, object], locale: str) 
     # not given stays as it is. A float (a refusal's "Wait {seconds} s") is written in the
     # language's own way. ``found``: the text, and the text split at its fields (``_FIELD.split``:
     # text, name, text, name, … text).
+    # A ``Name`` field (a member's name) elides a French "de", "le" or "la" before it
+    # (bot.i18n.french).
     text, parts = found
     if len(parts) == 1:
         return text
     out = parts[:]
+    french = None
     for i in range(1, len(out), 2):
         name = out[i]
         if name in fields:
             field = fields[name]
             out[i] = number(locale, field) if isinstance(field, float) else str(field)
+            if isinstance(field, Name):
+                if french is None:
+                    french = catalogue_locale(locale) == "fr"
+                if french:
+                    out[i - 1] = elided(out[i - 1], field)
         else:
             out[i] = "{" + name + "}"
     return "".join(out)
