@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
 from bot.glue.board import GAME_COLOUR
 from bot.glue.components import make_view
-from bot.i18n import DEFAULT, N_, NN_, private_locale, t, tn, translated
+from bot.i18n import DEFAULT, N_, NN_, Name, private_locale, t, tn, translated
 from bot.session.gamecog import ENDING_WAITS, GameCog, is_moderator, reply_private
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 
@@ -397,7 +397,7 @@ class GeneralCog(commands.Cog):
             rows = await bot.storage.stats(interaction.guild_id, who.id, lower)
             ratings = await bot.storage.ratings_of(interaction.guild_id, who.id)
             embed = discord.Embed(
-                title=t(locale, "Stats for {name}", name=who.display_name), colour=GAME_COLOUR
+                title=t(locale, "Stats for {name}", name=Name(who.display_name)), colour=GAME_COLOUR
             )
             if not rows:
                 embed.description = t(locale, "No games played in this server yet.")

@@ -23,7 +23,7 @@ from bot.community.record_paths import where_wrong
 from bot.engine.protocol import GameEngine
 from bot.engine.replay import LOG_FORMAT, SIMULATED, ReplayError, commitment, malformed
 from bot.games import registry
-from bot.i18n import DEFAULT
+from bot.i18n import DEFAULT, Name
 
 
 def history(kind: str) -> ModuleType:
@@ -72,7 +72,7 @@ def seat_names(rec: Mapping[str, Any], names: Sequence[str] | None = None) -> li
     if not 1 <= players <= most_players(rec.get("game")):
         raise ReplayError(f"{players} players: {_seats(rec.get('game'))}")
     given = list(names or [])
-    return [given[s] if s < len(given) and given[s] else f"Player {s + 1}" for s in range(players)]
+    return [Name(given[s] if s < len(given) and given[s] else f"Player {s + 1}") for s in range(players)]
 
 
 def steps(

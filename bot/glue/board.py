@@ -112,6 +112,18 @@ def game_title(locale: str, title: str) -> str:
     return translated(locale, title, "command") or title
 
 
+def final_title(locale: str, title: str) -> str:
+    """A finished game's board title, the same in every game: "Kabuki — game over"."""
+    return t(locale, "{game} — game over", game=game_title(locale, title))
+
+
+def winners_line(locale: str, names: Sequence[str]) -> str:
+    """A finished game's winners, the same line in every game: "🏆 Winner: **anna**", "🏆
+    Winners: **anna**, **ben**" (the language's plural; "nobody" when no seat won)."""
+    shown = ", ".join(f"**{name}**" for name in names) or t(locale, "nobody")
+    return tn(locale, "🏆 Winner: {names}", "🏆 Winners: {names}", max(len(names), 1), names=shown)
+
+
 def lobby_board(
     *,
     title: str,

@@ -23,14 +23,14 @@ from discord.ext import commands
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.glue import faults
 from bot.glue.answer import send_private
-from bot.glue.board import Board, closed_board, game_title
+from bot.glue.board import Board, closed_board, final_title, game_title, winners_line
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
 from bot.glue.interactions import message_id, on_ephemeral
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
-from bot.i18n import DEFAULT, N_, t, tn
+from bot.i18n import DEFAULT, N_, t
 from bot.session import computers
 from bot.session.guarded import SAVE, describe
 from bot.session.launcher import offer_table
@@ -206,23 +206,14 @@ class GameCog(Lobby, commands.GroupCog):
         return final
 
     def render_final(self, session: Session, result: Result) -> Board:
-        """The board once the game is over; by default the last board, without its buttons, in
-        the session's language."""
+        """The board once the game is over, in the session's language; by default the last board
+        without its buttons, titled and topped as every game's final board is ("… — game over",
+        then the winners line in place of the last turn's words)."""
         locale = session.locale
         board = self.render_board(session)
         board.items = []
-        winners = ", ".join(session.name_of(seat) for seat in result.winners) or t(locale, "nobody")
-        board.embed.add_field(
-            name=t(locale, "Game over"),
-            value=tn(
-                locale,
-                "Winner: **{names}**",
-                "Winners: **{names}**",
-                max(len(result.winners), 1),
-                names=winners,
-            ),
-            inline=False,
-        )
+        board.embed.title = final_title(locale, self.title)
+        board.embed.description = winners_line(locale, [session.name_of(seat) for seat in result.winners])
         return board
 
     def action_for(self, session: Session, seat: int, press: Press) -> Action:

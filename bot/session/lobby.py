@@ -31,6 +31,18 @@ ENDING_WAITS = N_(
     "I could not save that just now (the database is unavailable): it happens by itself as soon "
     "as the database is back."
 )
+# A lobby press whose save waits on the database: it stands (the board shows it), and its presser
+# is told just that, as a game move's is (``UNSAVED_MOVE``, bot.session.gamecog).
+UNSAVED_LOBBY = N_(
+    "Your press counts: the lobby shows it. I could not save the lobby just now (the database is "
+    "unavailable); I keep trying by myself. If I restart before then, the lobby goes back to how it "
+    "was last saved."
+)
+UNSAVED_START = N_(
+    "The game has started: the board shows it. I could not save it just now (the database is "
+    "unavailable); I keep trying by myself. If I restart before then, the game goes back to its "
+    "lobby as it was last saved."
+)
 LOBBY_PRESSES = frozenset({"join", "leave", "start", "cancel", "add_computer", "remove_computer"})
 LOBBY_IDLE_MS = 10 * 60 * 1000
 # A lobby of a game with long turns (a slow server's) waits as long as one turn, up to a day:
@@ -170,10 +182,12 @@ class Lobby:
             session.players.append(member)
             session.names[member] = move.member_name
             session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
-            await self._save(session)
+            saved = await self._save(session)
             await self._publish(session, self._lobby(session))
             self.timers.arm(session)
             await answer.tell(t(mine, "You took a seat in the rematch: {link}", link=link))
+            if not saved:
+                await answer.tell(t(mine, UNSAVED_LOBBY))
 
     def lobby_idle_ms(self, options: dict[str, Any]) -> int:
         """How long a lobby waits without a join or leave before it closes itself: 10 minutes,
@@ -243,9 +257,13 @@ class Lobby:
                 return await self._close(session, cancelled, answer)
             return await self._start(move, session)
         session.lobby_deadline = now_ms() + self.lobby_idle_ms(session.options)
-        await self._save(session)
+        saved = await self._save(session)
         await self._publish(session, self._lobby(session), move.interaction)
         self.timers.arm(session)
+        if not saved:
+            # The press stands (the lobby shows it) and its save waits: the presser is told so,
+            # privately, never "try again", which would meet their own press.
+            await answer.tell(t(mine, UNSAVED_LOBBY))
         await answer.acknowledge()
 
     def _seat_computer(self, move: Move, session: Session, *, add: bool) -> str | None:
@@ -295,10 +313,12 @@ class Lobby:
         self.pings.note(session, now)  # the first turn's wait starts
         # Waiting for the disk: a server crash taking this save back would bring the game back
         # after a restart as its lobby, where a close records nothing (docs/operations.md).
-        await self._save(session, durable=True)
+        saved = await self._save(session, durable=True)
         await self._publish(session, self.render_board(session), move.interaction)
         await self.on_game_start(session)
         self.timers.arm(session)
+        if not saved:  # the game runs (the board shows it) and its save waits, as a lobby press's
+            await move.answer.tell(t(mine, UNSAVED_START))
         await move.answer.acknowledge()
 
     async def _close(self, session: Session, text: str, answer: Answer | None = None) -> None:

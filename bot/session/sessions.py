@@ -24,6 +24,7 @@ from typing import Any
 from bot.engine import GameEngine
 from bot.engine.replay import commitment
 from bot.i18n.catalogues import catalogue_locale
+from bot.i18n.french import Name
 from bot.storage import LogGap, LogRows, SavedSession, Storage
 
 LOBBY = "lobby"
@@ -120,8 +121,10 @@ class Session:
             return None
 
     def name_of(self, seat: int) -> str:
+        """The seat's name as the table shows it, marked as a name for the messages it fills in
+        (French elides before it: "la carte d'anna")."""
         user_id = self.players[seat]
-        return self.names.get(user_id, f"Player {seat + 1}")
+        return Name(self.names.get(user_id, f"Player {seat + 1}"))
 
     def seat_locale(self, seat: int) -> str:
         """The language of ``seat``'s private messages: their Discord language as their latest

@@ -87,10 +87,16 @@ async def test_a_game_over_reads_in_each_page_s_language(world, discord_api, pag
     await alice.click(world.board(), label="Tap")
     french = await bob_page.wait_for(lambda f: f["type"] == "board" and f["game"] is None)
     english = await alice_page.wait_for(lambda f: f["type"] == "board" and f["game"] is None)
-    assert [f["name"] for f in english["board"]["fields"]][-1] == "Game over"
-    assert [f["name"] for f in french["board"]["fields"]][-1] == "Fin de la partie"
+    assert (english["board"]["title"], english["board"]["description"]) == (
+        "Tap — game over",
+        "🏆 Winner: **alice**",
+    )
+    assert (french["board"]["title"], french["board"]["description"]) == (
+        "Tap — partie terminée",
+        "🏆 Victoire : **alice**",
+    )
     assert labels(english["board"]) == [["Play again"], ["Tap"]]
     assert labels(french["board"]) == [["Rejouer"], ["Tap"]]
     # The same press either way: the channel's final board is the server's (English).
     assert french["board"]["controls"][0][0]["press"] == english["board"]["controls"][0][0]["press"]
-    assert world.board().embeds[0].fields[-1].name == "Game over"
+    assert world.board().embeds[0].title == "Tap — game over"

@@ -74,9 +74,9 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
     (alice_stats,) = await storage.stats(world.guild.id, alice.id)
     assert (alice_stats.games, alice_stats.wins) == (1, 1)  # her taps, from her page, count
     final = await bob_page.wait_for(
-        lambda f: f["type"] == "board" and any(field["name"] == "Game over" for field in f["board"]["fields"])
+        lambda f: f["type"] == "board" and f["board"]["title"] == "Tap — game over"
     )
-    assert "Winner: **alice**" in final["board"]["fields"][-1]["value"]
+    assert final["board"]["description"] == "🏆 Winner: **alice**"
     # The page offers Play again, as the channel's final board does, and a new game of each kind.
     assert [[c["label"] for c in row] for row in final["board"]["controls"]] == [["Play again"], ["Tap"]]
     assert world.env.bot.sessions.get(world.channel.id) is None

@@ -70,7 +70,7 @@ MASKS = {
     ),
 }
 KINGDOM_LEFT = {
-    "fr": ["**ann** — 0 ❤️ restant", "**ben** — 1 ❤️ restant", "**cy** — 2 ❤️ restants"],
+    "fr": ["**ann** — 0 ❤️ restante", "**ben** — 1 ❤️ restante", "**cy** — 2 ❤️ restantes"],  # vies
     "de": ["**ann** — 0 ❤️ übrig", "**ben** — 1 ❤️ übrig", "**cy** — 2 ❤️ übrig"],
 }
 KINGDOM_ROUNDS = {"fr": [" · 1 manche · ", " · 2 manches · "], "de": [" · 1 Runde · ", " · 2 Runden · "]}
@@ -104,3 +104,22 @@ def test_kingdoms_final_board_counts_hearts_left_and_rounds_in_the_language(loca
         assert footer in text
     classic = kingdom_final(locale, "classic", 2)
     assert all(f"**{name}** — {n} 🪙" in classic for n, name in enumerate(NAMES))
+
+
+def test_kingdoms_french_only_one_board_counts_lives_left_and_lost_and_names_no_gender():
+    # The board counts lives left (❤️, "Les jetons sont des vies"); the footer what the
+    # leaderboard records of them, lives lost: one word, vies, for both. Who is out is "hors du
+    # jeu", never "éliminé", which would give every member a masculine.
+    view = KingdomEngine.new(3, 5, {"turn_ms": 0, "mode": "only-one"}, 0).view(None)
+    view.update(tokens=[0, 1, 2], reveal=None, round=2, eliminated=[0])
+    embed = kingdom_board.final_board(view, NAMES, [2], "key", locale="fr").embed
+    assert "**ann** — 0 ❤️ restante · hors du jeu" in embed.description
+    assert "**cy** — 2 ❤️ restantes 🏆" in embed.description
+    assert embed.footer.text.endswith(
+        "Compté au classement en vies perdues (chaque vie est un jeton ; moins, c'est mieux)."
+    )
+    assert [(field.name, field.value) for field in embed.fields][0] == (
+        "Hors du jeu (dans l'ordre)",
+        "**ann**",
+    )
+    assert "limin" not in "\n".join([embed.description, embed.footer.text, *(f.name for f in embed.fields)])

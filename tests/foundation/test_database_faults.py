@@ -14,6 +14,7 @@ import sqlite3
 
 import discord
 import pytest
+from lobby_buttons import lobby_id
 from simcord_clock import clock_held_still
 from test_discord_faults import board_edits
 from test_sessions import scores, start_tap
@@ -165,6 +166,48 @@ async def test_a_press_whose_save_fails_counts_and_its_presser_is_told_so(world,
     await bob.click(world.board(), label="Tap")  # the game goes on meanwhile
     assert scores(world) == "alice: 1\nbob: 1"
     await back_saved_and_restored(world, simcord_env, restart_bot, outage)
+
+
+async def test_a_lobby_press_whose_save_fails_counts_and_its_presser_is_told_so(
+    world, simcord_env, restart_bot
+):
+    alice, bob, carol = world.members[:3]
+    await alice.slash(world.channel, "tap new", target=5)
+    outage = Outage(simcord_env.bot.storage, "save_session")
+    joined = await bob.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "join"))
+    assert world.board().embeds[0].fields[0].value == "1. alice\n2. bob"  # the seat stands, on the lobby
+    assert told(joined) == [
+        "Your press counts: the lobby shows it. I could not save the lobby just now (the database is "
+        "unavailable); I keep trying by myself. If I restart before then, the lobby goes back to how it "
+        "was last saved."
+    ]
+    left = await carol.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "leave"))
+    assert told(left) == ["You are not in this lobby."]  # a refusal saves nothing: only it is said
+    started = await alice.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "start"))
+    assert world.board().embeds[0].title == "Tap" and scores(world) == "alice: 0\nbob: 0"  # the game runs
+    assert told(started) == [
+        "The game has started: the board shows it. I could not save it just now (the database is "
+        "unavailable); I keep trying by myself. If I restart before then, the game goes back to its "
+        "lobby as it was last saved."
+    ]
+    assert outage.hits["save_session"] >= 2
+    await alice.click(world.board(), label="Tap")  # the game goes on meanwhile
+    outage.end()
+    await simcord_env.advance_time(RETRY_MAX_S)
+    assert (await saved_engine(simcord_env, world.channel.id))["scores"] == [1, 0]
+    await restart_bot()
+    await simcord_env.settle()
+    assert scores(world) == "alice: 1\nbob: 0"
+    assert not simcord_env.errors
+
+
+async def test_a_lobby_press_whose_save_goes_through_says_nothing_of_it(world, simcord_env):
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "tap new", target=5)
+    joined = await bob.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "join"))
+    started = await alice.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "start"))
+    assert told(joined) == [] and told(started) == []
+    assert not simcord_env.errors
 
 
 async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_is_back(world, simcord_env):

@@ -71,6 +71,6 @@ async def test_a_deleted_final_board_is_not_posted_again(world, simcord_env):
     await start_tap(world, target=1)
     await alice.click(world.board(), label="Tap")  # the game ends
     final = world.board()
-    assert "Winner" in final.embeds[0].fields[-1].value
+    assert final.embeds[0].description.startswith("🏆 Winner")
     await world.mod.delete(final)
     assert [m for m in world.channel.history() if m.embeds] == []

@@ -39,7 +39,7 @@ async def test_a_game_s_last_press_whose_answer_fails_is_recorded_once_and_its_f
     await start_tap(world, target=1)
     simcord_env.inject_error("POST", CALLBACK, status=500, times=2)
     await alice.click(world.board(), label="Tap")
-    assert "Winner" in world.board().embeds[0].fields[-1].value
+    assert world.board().embeds[0].description.startswith("🏆 Winner")
     assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
     assert not simcord_env.errors
 
@@ -245,7 +245,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     await simcord_env.advance_time(11)
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert simcord_env.bot.sessions.get(world.channel.id) is None
-    assert "Winner" in world.board().embeds[0].fields[-1].value
+    assert world.board().embeds[0].description.startswith("🏆 Winner")
     assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
     assert not simcord_env.errors
 

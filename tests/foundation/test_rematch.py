@@ -25,7 +25,7 @@ def labels(message) -> list[str]:
 
 async def test_the_final_board_offers_play_again(world):
     final = await finish_tap(world)
-    assert "Game over" in final.embeds[0].fields[-1].name
+    assert final.embeds[0].title == "Tap — game over"
     assert labels(final) == ["Play again"]
 
 

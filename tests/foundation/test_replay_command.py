@@ -144,7 +144,7 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     last = await alice.click(pressed.response, label="⏭")
     engine = assert_page(last, rec, names, count, count)
     assert engine.is_over
-    assert last.response.embeds[0].title.endswith(("final scores", "game over"))
+    assert last.response.embeds[0].title.endswith(" — game over")
     first = await alice.click(last.response, label="⏮")
     assert_page(first, rec, names, 1, count)
 
@@ -329,9 +329,7 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     again = (await bob.click(again, label="⏭")).response
     second = (await bob.click(again, label="Post in channel")).response
     assert not second.ephemeral and second.content.startswith("📣 **bob** posted")
-    assert (
-        f"{pager(rec, names, count)}" in second.content and second.embeds[0].title == "Kabuki — final scores"
-    )
+    assert f"{pager(rec, names, count)}" in second.content and second.embeds[0].title == "Kabuki — game over"
     # The last Stop! revealed a stack the channel never saw (the final board keeps it hidden).
     _, engine = engine_at(rec, names, pages_of(rec, names)[-1].step)
     tops = {s["top"] for s in engine.view(None)["stacks"]}

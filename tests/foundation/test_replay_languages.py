@@ -61,7 +61,7 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     total = pager(rec, names, 1).split(" / ")[1]  # the record's steps, as the verdict counts them
     assert f"Schritt **1 / {total}: Runde 1: Der Nachziehstapel wird gemischt; " in german.content
     assert f"✅ Mischen bestätigt: Kabuki, Startwert {rec['seed']}: " in german.content
-    assert "Schritte laufen durch die Engine und folgen den Regeln" in german.content
+    assert "Schritte laufen durch die Spiellogik und folgen den Regeln" in german.content
     assert german.embeds[1].description.startswith("Stapel, von unten nach oben:\n**1.** ")
     assert labels(german)[-2:] == ["Im Kanal posten", "Aufzeichnung herunterladen"]
     assert german.embeds[1].title == "Offen (das Spiel ist vorbei)"

@@ -71,8 +71,14 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     await answer(carol, board, label="Tap")  # not a player
     await alice.click(world.board(), label="Tap")  # target 1: alice wins
     final = world.board()
-    texts.append(shown(final).split("Scores", 1)[-1])  # the frame's field and button, not Tap's board
-    assert final.embeds[0].fields[-1].name.endswith("⟧")
+    # The frame's title and winners line, and its button; not Tap's board (its scores).
+    frame = final.embeds[0]
+    texts += [
+        frame.title,
+        frame.description,
+        *(child.label for row in final.components for child in row.children),
+    ]
+    assert frame.title.endswith("⟧") and frame.description.endswith("⟧")
     # A client still showing the game's buttons: the game is over.
     stored = simcord_env.backend.get_message(world.channel.id, final.id)
     again = stored.components
@@ -156,7 +162,8 @@ def test_the_lobby_and_play_again_fit_discords_limits_in_every_language():
             locale=locale,
         )
         assert len(invitation(session)) <= 2000
-        assert t(locale, "Game over") and len(t(locale, "Game over")) <= 256
+        title = t(locale, "{game} — game over", game="x" * 100)
+        assert title.startswith("x" * 100) and len(title) <= 256
 
 
 async def test_each_member_reads_the_sessions_answers_and_a_lost_permission_in_their_language(

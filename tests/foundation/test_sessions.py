@@ -177,7 +177,7 @@ async def test_a_lobby_survives_a_restart(world, simcord_env, restart_bot):
 async def test_a_finished_game_is_recorded_once_with_scores_and_winners(world, simcord_env):
     await finish_tap(world)
     assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
-    assert "Winners: **alice, bob**" in world.board().embeds[0].fields[-1].value
+    assert world.board().embeds[0].description == "🏆 Winners: **alice**, **bob**"
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, "tap") == 1
     rows, _ = await storage.leaderboard(world.guild.id, "tap")

@@ -99,7 +99,7 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     assert table.session is None  # recorded and closed
     board = world.board()
     text = embed_text(board)
-    assert "final scores" in text.lower() and "Winner: **bob**" in text
+    assert board.embeds[0].title == "Kabuki — game over" and "🏆 Winner: **bob**" in text
     assert (
         "Remember what lies beneath!" in first_footer and "Remember" not in text
     )  # nothing left to remember

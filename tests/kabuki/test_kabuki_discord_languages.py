@@ -142,8 +142,8 @@ async def test_a_whole_game_on_a_french_server_is_recorded_and_replays_as_in_eng
         await simcord_env.advance_time(FAST["race_window"] / 1000 + 0.1)
     assert table.session is None  # over and recorded
     final = world.board().embeds[0]
-    assert final.title == "Kabuki — scores finaux"
-    assert "🏆 Partie finie. Victoire :" in final.description
+    assert final.title == "Kabuki — partie terminée"
+    assert final.description.startswith(("🏆 Victoire : **", "🏆 Victoire partagée : **"))
     assert "Mélange : graine" in final.footer.text
     # The record holds ids, numbers and cards: no language. Its replay reads as it always did.
     storage = simcord_env.bot.storage

@@ -115,7 +115,8 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     await play_out(simcord_env, table)
     assert simcord_env.bot.sessions.get(world.channel.id) is None  # over and recorded
     final = world.board()
-    assert final.embeds[0].title == "Kabuki — Endstand"
+    assert final.embeds[0].title == "Kabuki — Spielende"
+    assert final.embeds[0].description.startswith("🏆 Gewonnen ha")
     assert "Merk dir" not in final.embeds[0].footer.text  # a finished game asks nobody to remember
     assert labels(final) == ["Nochmal spielen"]
 
@@ -124,7 +125,7 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     rematch = world.board()
     assert rematch.id != final.id and rematch.embeds[0].title == "Kabuki — Lobby"
     assert rematch.content == (
-        f"<@{anna.id}> <@{benoit.id}>: **carl** lädt euch zu einer neuen Partie ein. Drückt hier "
+        f"<@{anna.id}> <@{benoit.id}>: **carl** lädt dich zu einer neuen Partie ein. Drück hier "
         "**Beitreten** oder **Nochmal spielen** auf dem Spielbrett der letzten Partie, um Platz zu nehmen."
     )
     seated = await benoit.click(final, label="Nochmal spielen")

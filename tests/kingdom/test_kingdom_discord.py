@@ -79,7 +79,7 @@ async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(
 
     assert engine.round == 12
     final = world.channel.last_message.embeds[0]
-    assert "game over" in final.title
+    assert final.title == "Death Over the Kingdom — game over"
     winners = engine.result().winners
     for seat in winners:
         assert f"**{NAMES[seat]}**" in final.description.split("\n")[0]

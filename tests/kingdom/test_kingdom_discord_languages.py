@@ -74,7 +74,7 @@ async def test_a_french_board_and_each_members_own_language_in_private(simcord_e
     board = board_of(simcord_env, world.channel, world.mod)
     embed = board.embeds[0]
     assert embed.title == "La Mort sur le royaume — Manche 1 sur 12"
-    assert "👉 C'est au tour de **anna**." in embed.description
+    assert "👉 C'est au tour d'**anna**." in embed.description  # elided before a vowel
     assert "🎴 donneur" in seat_line(embed.description, "dora")
     assert embed.footer.text.startswith("Classique · Manche 1 sur 12 · La carte la plus basse prend un jeton")
     labels = [child.label for row in board.components for child in row.children]
@@ -138,7 +138,7 @@ async def test_a_whole_game_on_a_french_server_is_recorded_and_verifies_as_in_en
     engine = await play_to_the_end(world, members, seed=4, check_secrecy=False)
     final = world.channel.last_message.embeds[0]
     assert final.title == "La Mort sur le royaume — partie terminée"
-    assert final.description.startswith("🏆 Gagnant")
+    assert final.description.startswith(("🏆 Victoire : **", "🏆 Victoire partagée : **"))
     (listed,) = await simcord_env.bot.storage.recent_games(
         world.guild.id, channel_id=world.channel.id, limit=1
     )

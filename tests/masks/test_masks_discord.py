@@ -82,8 +82,8 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
 
     assert table.session is None
     final = table.board().embeds[0]
-    assert "game over" in final.title
-    assert final.description == "Winners: **alice, bob, carol**"
+    assert final.title == "Island of Monster Masks — game over"
+    assert final.description == "🏆 Winners: **alice**, **bob**, **carol**"
     assert [c.label for row in table.board().components for c in row.children] == ["Play again"]
     # Worked by hand: dave mimed the three blank turns, so he only has his three guesses.
     assert expected == [5, 5, 5, 3]

@@ -166,7 +166,7 @@ async def test_a_whole_game_on_a_german_server_ends_in_german_and_its_record_has
     assert table.session is None
     final = world.board().embeds[0]
     assert final.title == "Insel der Monstermasken — Spielende"
-    assert final.description.startswith("Sieger: **")
+    assert final.description.startswith(("🏆 Gewonnen hat: **", "🏆 Gewonnen haben: **"))
     assert final.fields[0].name == "Gesammelte Karten" and " — 6 Karten" in final.fields[0].value
     assert final.footer.text.startswith("9 Züge · 0 Karten aus dem Spiel")
     storage = simcord_env.bot.storage

@@ -68,7 +68,7 @@ def kabuki_mismatches(
     buttons = message["buttons"]
     wrong = []
     final = view["phase"] == "over"
-    if not any(("final" if final else f"round {view['round']}") in line for line in lines):
+    if not any(("Kabuki — game over" if final else f"round {view['round']}") in line for line in lines):
         wrong.append("title")
     for seat, name in enumerate(names):
         if not number_after(name, (view["tokens"][seat], view["totals"][seat]), lines):

@@ -12,9 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.games.kabuki.engine import STACKS
+from bot.games.kabuki.engine import STACKS, KabukiEngine
 from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
-from bot.glue.board import GAME_COLOUR, Board, Picture
+from bot.glue.board import GAME_COLOUR, Board, Picture, final_title, winners_line
 from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, kept, t, tn
 
@@ -180,15 +180,7 @@ def status_line(view: View, names: Sequence[str], locale: str = DEFAULT, live: b
     """What is happening now and what may be pressed; ``live=False`` (a replay) only what is
     happening, with no clock."""
     if view["phase"] == "over":
-        winners = view["winners"] or []
-        shown = ", ".join(f"**{names[s]}**" for s in winners)
-        return tn(
-            locale,
-            "🏆 Game over. Winner: {winners}",
-            "🏆 Game over. Winners: {winners}",
-            len(winners),
-            winners=shown,
-        )
+        return winners_line(locale, [names[s] for s in view["winners"] or []])
     reveal = view["reveal"]
     if reveal is not None:
         stack = reveal["stack"] + 1
@@ -442,7 +434,7 @@ def render(
 @kept
 def _title(round: int, rounds: int, final: bool, locale: str) -> str:
     if final:
-        return t(locale, "Kabuki — final scores")
+        return final_title(locale, KabukiEngine.title)
     return t(locale, "Kabuki — round {round} of {rounds}", round=round, rounds=rounds)
 
 

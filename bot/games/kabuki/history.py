@@ -16,7 +16,7 @@ from bot.engine.replay import LOG_FORMAT, NO_CHANNEL, ReplayError
 from bot.games.kabuki.board import mask, render
 from bot.games.kabuki.engine import KabukiEngine
 from bot.glue.board import Board
-from bot.i18n import DEFAULT, t, tn
+from bot.i18n import DEFAULT, Name, t, tn
 
 # The record's own fields, each of the JSON kind this code reads (and each item of a list), checked
 # before replaying so a wrong one is named (bot.community.replays.record_problem).
@@ -145,7 +145,7 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
         return t(
             locale,
             "Stop! by {pressed}; {challenger} was first. Stack {stack}: {cards}. {outcome}",
-            pressed=", ".join(names[p["seat"]] for p in entry["presses"]),
+            pressed=Name(", ".join(names[p["seat"]] for p in entry["presses"])),
             challenger=challenger,
             stack=entry["stack"] + 1,
             cards=" ".join(mask(c, locale) for c in entry["cards"]),
@@ -164,7 +164,7 @@ def describe(entry: Mapping[str, Any], names: Sequence[str], locale: str = DEFAU
             reason=reason,
             totals=", ".join(map(str, entry["totals"])),
         )
-    winners = ", ".join(names[s] for s in entry["winners"])
+    winners = Name(", ".join(names[s] for s in entry["winners"]))
     return tn(
         locale,
         "Game over: {winners} wins",

@@ -22,10 +22,11 @@ from typing import Any
 import discord
 
 from bot.games.kingdom.cards import CHARACTERS, POWER_CARDS
+from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.pictures import card_png, reveal_png
-from bot.glue.board import FIELD_VALUE, Board, Picture, fitted
+from bot.glue.board import FIELD_VALUE, Board, Picture, final_title, fitted, winners_line
 from bot.glue.components import GameButton, GameSelect, button_id, make_view, select_id
-from bot.i18n import DEFAULT, N_, kept, t, tn
+from bot.i18n import DEFAULT, N_, Name, kept, t, tn
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
 # The same names as the slash command's choices (commands.po), translated where shown.
@@ -234,8 +235,8 @@ def describe(action: Mapping[str, Any], names: Sequence[str], locale: str = DEFA
 def _described(
     kind: str, seat: str, to: str | None, auto: Any, timeout: Any, discarded: int | None, locale: str
 ) -> str:
-    who = f"**{seat}**"
-    target = f"**{to}**" if to is not None else ""
+    who = Name(f"**{seat}**")  # French elides before it: "la carte d'**anna**"
+    target = Name(f"**{to}**") if to is not None else ""
     if kind == "stand":
         if auto == "king":
             return "👑 " + t(locale, "{who} holds the King and stands", who=who)
@@ -424,7 +425,7 @@ def _effects(
 ) -> str:
     lines = []
     for effect in reveal["effects"]:
-        who = f"**{names[effect['seat']]}**"
+        who = Name(f"**{names[effect['seat']]}**")
         kind = effect["effect"]
         if kind == "turn":
             text = t(
@@ -624,10 +625,9 @@ def final_board(
     *,
     locale: str = DEFAULT,
 ) -> Board:
-    embed = discord.Embed(title=t(locale, "Death Over the Kingdom — game over"), colour=COLOUR)
-    who = _names_list(winners, names) or t(locale, "nobody")
+    embed = discord.Embed(title=final_title(locale, KingdomEngine.title), colour=COLOUR)
     played = view["reveal"]["round"] if view["reveal"] else view["round"]
-    won = "🏆 " + tn(locale, "Winner: {names}", "Winners: {names}", max(1, len(winners)), names=who)
+    won = winners_line(locale, [names[s] for s in winners])
     embed.description = "\n".join([won, "", *standings_lines(view, names, winners, locale)])
     if view["eliminated"]:
         embed.add_field(

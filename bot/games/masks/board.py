@@ -16,8 +16,9 @@ from typing import Any
 
 import discord
 
+from bot.games.masks.engine import MasksEngine
 from bot.games.masks.pictures import board_png, face_png
-from bot.glue.board import GAME_COLOUR, Board, Picture
+from bot.glue.board import GAME_COLOUR, Board, Picture, final_title, winners_line
 from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, N_, duration, kept, t, tn
 
@@ -375,9 +376,8 @@ def render_final(view: dict[str, Any], names: Sequence[str], locale: str = DEFAU
         + tn(locale, "{n} card", "{n} cards", scores[seat])
         for seat in order
     ]
-    embed = discord.Embed(title=t(locale, "Island of Monster Masks — game over"), colour=GAME_COLOUR)
-    who = ", ".join(names[seat] for seat in sorted(winners))
-    embed.description = tn(locale, "Winner: **{who}**", "Winners: **{who}**", len(winners), who=who)
+    embed = discord.Embed(title=final_title(locale, MasksEngine.title), colour=GAME_COLOUR)
+    embed.description = winners_line(locale, [names[seat] for seat in sorted(winners)])
     embed.add_field(name=t(locale, "Cards collected"), value="\n".join(lines), inline=False)
     if view["last_reveal"] is not None:
         embed.add_field(

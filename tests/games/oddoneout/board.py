@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.glue.board import Board, game_title
+from bot.glue.board import Board, final_title, game_title, winners_line
 from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, t
 
@@ -24,15 +24,20 @@ def render(
     locale: str = DEFAULT,
 ) -> Board:
     """``live=False``: a replay's board, with no deadline and no buttons."""
-    game = game_title(locale, OddOneOutEngine.title)
-    if view["over"]:
-        title = t(locale, "{game} — game over", game=game)
+    if view["over"]:  # the session's final board, as every game's: title and winners line
+        title = final_title(locale, OddOneOutEngine.title)
     else:
         title = t(
-            locale, "{game} — round {round} of {rounds}", game=game, round=view["round"] + 1, rounds=ROUNDS
+            locale,
+            "{game} — round {round} of {rounds}",
+            game=game_title(locale, OddOneOutEngine.title),
+            round=view["round"] + 1,
+            rounds=ROUNDS,
         )
     embed = discord.Embed(title=title, colour=discord.Colour.teal())
-    if not view["over"]:
+    if view["over"]:
+        embed.description = winners_line(locale, [names[seat] for seat in view["winners"]])
+    else:
         waiting = [name for name, done in zip(names, view["picked"], strict=True) if not done]
         embed.description = t(locale, "Pick 1, 2 or 3: a pick nobody else makes scores its value.")
         if live and view["deadline"] is not None:

@@ -100,6 +100,7 @@ class OddOneOutEngine(GameEngine):
             "rounds": [list(r) for r in self.s["rounds"]],
             "deadline": self.s["deadline"],
             "over": self.is_over,
+            "winners": list(self.result().winners) if self.is_over else None,
         }
         if seat is not None:
             public["seat"] = seat
