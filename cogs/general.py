@@ -3,6 +3,9 @@ Seasons and members' data are in cogs/standings.py."""
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 import math
 import re
 from typing import TYPE_CHECKING
@@ -11,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tiers_text
-from bot.glue.board import GAME_COLOUR
+from bot.community import rating_chart, table
+from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tier, tiers_text
+from bot.glue.board import GAME_COLOUR, Picture
 from bot.glue.components import make_view
 from bot.i18n import DEFAULT, N_, NN_, Name, private_locale, t, tn, translated
 from bot.session.gamecog import ENDING_WAITS, GameCog, is_moderator, reply_private
@@ -21,7 +25,13 @@ from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
 if TYPE_CHECKING:
     from bot.app.client import GameBot
 
+log = logging.getLogger(__name__)
+
 PAGE_SIZE = 10
+# How long /stats waits for its chart (reading and replaying the server's games, then drawing)
+# before it answers without one: Discord wants an answer within 3 s. A server's 10,000 four-player
+# games take about 0.8 s (docs/standings.md, *The rating chart*).
+CHART_WAIT_S = 2.0
 
 
 def standing_name(row: Standing) -> str:
@@ -76,10 +86,6 @@ def score_name(locale: str, label: str) -> str:
     return t(locale, SCORE_NAMES.get(label, label))
 
 
-def wins_in_games(locale: str, wins: int, games: int) -> str:
-    return tn(locale, "{n} win", "{n} wins", wins) + " " + tn(locale, "in {n} game", "in {n} games", games)
-
-
 SORTS = {"rating": "r", "wins": "w", "score": "s"}  # sort: choice → its letter in a button's custom_id
 ALL_TIME_NAMES = ("all time", "all-time", "alltime", "all")
 
@@ -96,6 +102,27 @@ def scope_of(season: int | None, seasons: dict[int, str], locale: str = DEFAULT)
     return t(locale, "season {name}", name=discord.utils.escape_markdown(name))
 
 
+# A leaderboard page's line, in monospace columns: short enough that a desktop's embed shows it
+# whole (about 56 columns); a phone's narrower one wraps only the name, which ends the line.
+LINE_COLUMNS = 52
+NAME_COLUMNS = (12, 32)  # a name gets what the line leaves it, within these
+
+
+def table_name(row: Standing) -> str:
+    """A ranked member's name in the table: the one saved with their games (it reads the same for
+    a member who left); for rows recorded before names were saved, their user id after an "@" (a
+    code block shows no mention, and the bot keeps no member list to look the name up in)."""
+    return row.name if row.name is not None else f"@{row.user_id}"
+
+
+def leaderboard_table(header: list[str], rows: list[list[str]], right: list[bool]) -> str:
+    """A page's rows as an aligned table (``bot.community.table``), numbers to the right: the name
+    last, cut to what ``LINE_COLUMNS`` leaves it."""
+    low, high = NAME_COLUMNS
+    room = LINE_COLUMNS - table.width_before_name(header, rows)
+    return table.table(header, rows, right, min(high, max(low, room)))
+
+
 async def leaderboard_page(
     bot: GameBot,
     guild_id: int,
@@ -106,7 +133,8 @@ async def leaderboard_page(
     locale: str = DEFAULT,
 ) -> tuple[discord.Embed, list]:
     """``season``: None for all time, ``RUNNING_SEASON`` or an archived season's id. ``locale``:
-    the server's language (the leaderboard is public)."""
+    the server's language (the leaderboard is public). The page is a table in a code block
+    (``leaderboard_table``): rank, the ranking's numbers, games, then the name."""
     cog = bot.game_cogs[kind]
     lower = cog.engine_cls.lower_score_wins
     board = {"lower_score_wins": lower, "sort": sort, "season": season}
@@ -119,17 +147,20 @@ async def leaderboard_page(
     title = t(locale, "{game} — leaderboard", game=game_title(locale, cog.title))
     embed = discord.Embed(title=title + (f" · {scope}" if scope else ""), colour=GAME_COLOUR)
     label = score_name(locale, cog.score_label)
+    wins, games, name = t(locale, "Wins"), t(locale, "Games"), t(locale, "Name")
+    score = label[:1].upper() + label[1:]  # a column's heading, as its neighbours': "Cards"
+    ranked = [(page * PAGE_SIZE + i + 1, row) for i, row in enumerate(rows)]
     if sort == "rating":
-        lines = [
-            t(
-                locale,
-                "**{place}.** {name} — rating {rating} · {record}",
-                place=page * PAGE_SIZE + i + 1,
-                name=standing_name(row),
-                rating=described(row.rating, row.games, locale),
-                record=wins_in_games(locale, row.wins, row.games),
-            )
-            for i, row in enumerate(rows)
+        header, right = ["#", t(locale, "Rating"), wins, games, name], [True, False, True, True]
+        cells = [
+            [
+                str(place),
+                f"{row.rating.shown:>4} {tier(row.rating.shown, row.games, locale)}",
+                str(row.wins),
+                str(row.games),
+                table_name(row),
+            ]
+            for place, row in ranked
             if row.rating is not None
         ]
         empty = tn(
@@ -148,17 +179,16 @@ async def leaderboard_page(
             base=DISPLAY_BASE,
         )
     else:
-        lines = [
-            t(
-                locale,
-                "**{place}.** {name} — {wins}, {score} {games}",
-                place=page * PAGE_SIZE + i + 1,
-                name=standing_name(row),
-                wins=tn(locale, "{n} win", "{n} wins", row.wins),
-                score=score_count(locale, cog, row.score),
-                games=tn(locale, "in {n} game", "in {n} games", row.games),
-            )
-            for i, row in enumerate(rows)
+        ranking = [wins, score] if sort == "wins" else [score, wins]
+        header, right = ["#", *ranking, games, name], [True, True, True, True]
+        cells = [
+            [
+                str(place),
+                *([str(row.wins), str(row.score)] if sort == "wins" else [str(row.score), str(row.wins)]),
+                str(row.games),
+                table_name(row),
+            ]
+            for place, row in ranked
         ]
         empty = t(locale, "No finished games in this server yet.")
         if sort == "score":
@@ -173,8 +203,8 @@ async def leaderboard_page(
                 if lower
                 else t(locale, "ranked by wins, then {score} (more is better)", score=label)
             )
-    embed.description = "\n".join(lines) or empty
-    if lines:
+    embed.description = leaderboard_table(header, cells, right) if cells else empty
+    if cells:
         footer = t(locale, "Page {page} · {footer}", page=f"{page + 1}/{pages}", footer=footer)
     embed.set_footer(text=footer)
     where = (sort, season)
@@ -281,6 +311,21 @@ def rating_lines(ratings: list[MemberRating], locale: str = DEFAULT) -> list[str
         elif r.season_id == ALL_TIME:
             lines.append(t(locale, "All-time rating: {rating}", rating=rating))
     return lines
+
+
+async def stats_chart(
+    bot: GameBot, guild_id: int, user_id: int, lower_score_wins: dict[str, bool], locale: str
+) -> tuple[Picture, bytes] | None:
+    """/stats' chart of a member's all-time rating after each rated game, one line per game, its
+    words in ``locale`` (the asker's), and its PNG, drawn in the pictures' thread; None when they
+    have no rated game."""
+    history = await bot.storage.rating_history(guild_id, user_id, lower_score_wins)
+    titles = {kind: game_title(locale, cog.title) for kind, cog in bot.game_cogs.items()}
+    chart = rating_chart.chart_of(history, titles, list(bot.game_cogs), locale)
+    if chart is None:
+        return None
+    picture = rating_chart.picture(chart)
+    return picture, await picture.png()
 
 
 # One message, so a translator sees the whole text (and names the commands as members of their
@@ -421,9 +466,24 @@ class GeneralCog(commands.Cog):
                     lines.append(t(locale, "Abandoned: {n}", n=row.abandoned))
                 lines.extend(rating_lines([r for r in ratings if r.kind == row.kind], locale))
                 embed.add_field(name=title, value="\n".join(lines), inline=True)
+            # The all-time rating game by game, as a chart under the fields, in the asker's words;
+            # drawn in the pictures' thread. No rated game: no chart.
+            extra = {}
+            try:
+                chart = await asyncio.wait_for(
+                    stats_chart(bot, interaction.guild_id, who.id, lower, locale), CHART_WAIT_S
+                )
+            except TimeoutError:
+                log.warning(
+                    "/stats in guild %s answered without its chart: not ready in time", interaction.guild_id
+                )
+                chart = None
+            if chart is not None:
+                extra["file"] = discord.File(io.BytesIO(chart[1]), filename=chart[0].filename)
+                embed.set_image(url=f"attachment://{chart[0].filename}")
             # One rule whoever is asked about: only the asker sees it. Looking someone up should not
             # post their record in the channel; /leaderboard is the public board.
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
 
         @app_commands.command(name="rules", description="How a game is played on Discord.")
         @app_commands.describe(game="Which game")

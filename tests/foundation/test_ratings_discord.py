@@ -43,9 +43,13 @@ async def test_finished_games_rank_members_by_rating_after_enough_games(world):
         for r in (await world.env.bot.storage.leaderboard(world.guild.id, "tap", sort="rating"))[0]
     }
     assert ratings[bob.id].rating.ordinal < 0  # bob's μ − 3σ, which members never see
+    # A table in a code block: rank, rating and tier, wins, games, then the name.
     assert lines == [
-        f"**1.** alice (<@{alice.id}>) — rating **{ratings[alice.id].rating.shown}** · Silver · 3 wins in 3 games",
-        f"**2.** bob (<@{bob.id}>) — rating **{ratings[bob.id].rating.shown}** · Bronze · 0 wins in 4 games",
+        "```",
+        "#  Rating       Wins  Games  Name",
+        f"1  {ratings[alice.id].rating.shown} Silver     3      3  alice",
+        f"2   {ratings[bob.id].rating.shown} Bronze     0      4  bob",
+        "```",
     ]
     assert 1100 <= ratings[alice.id].rating.shown < 1300 and 0 < ratings[bob.id].rating.shown < 1000
     assert f"ranked after {MIN_RATED_GAMES} rated games" in embed.footer.text
@@ -141,10 +145,18 @@ async def test_sort_by_score_and_wins(world, simcord_env):
         GameRecord("s", world.guild.id, 5, "tap", {}, 1, 0, 1, "finished", seats)
     )
     by_score = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="score")
-    assert by_score.response.embeds[0].description.startswith("**1.** many")
+    assert by_score.response.embeds[0].description.splitlines()[1:4] == [
+        "#  Taps  Wins  Games  Name",
+        "1     9     0      1  many",
+        "2     1     1      1  won",
+    ]
     assert "ranked by taps (more is better), then wins" in by_score.response.embeds[0].footer.text
     by_wins = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
-    assert by_wins.response.embeds[0].description.startswith("**1.** won")
+    assert by_wins.response.embeds[0].description.splitlines()[1:4] == [
+        "#  Wins  Taps  Games  Name",
+        "1     1     1      1  won",
+        "2     0     9      1  many",
+    ]
 
 
 async def test_a_new_season_needs_manage_server_and_a_confirmation_then_archives_the_standings(
@@ -169,9 +181,10 @@ async def test_a_new_season_needs_manage_server_and_a_confirmation_then_archives
     assert fresh.response.embeds[0].description.startswith("Nobody has played")
     archived = await bob.slash(world.channel, "leaderboard", game="tap", season="spring")
     assert archived.response.embeds[0].title == "Tap — leaderboard · season Spring"
-    assert archived.response.embeds[0].description.startswith(f"**1.** alice (<@{alice.id}>) — rating")
+    assert archived.response.embeds[0].description.splitlines()[2].startswith("1  1168 Silver")
+    assert archived.response.embeds[0].description.splitlines()[2].endswith("  alice")
     all_time = await bob.slash(world.channel, "leaderboard", game="tap", sort="wins", season="all time")
-    assert "3 wins" in all_time.response.embeds[0].description
+    assert all_time.response.embeds[0].description.splitlines()[2] == "1     3     3      3  alice"
     unknown = await bob.slash(world.channel, "leaderboard", game="tap", season="Winter")
     assert unknown.ephemeral and "**Spring** or **all time**" in unknown.response.content
     again = await boss.slash(world.channel, "season new", name="SPRING")

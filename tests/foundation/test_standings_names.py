@@ -1,5 +1,5 @@
-"""The leaderboard names members by the display name saved with their games, plus the mention,
-so it reads well where a client cannot resolve the mention (a member who left, the playground)."""
+"""The leaderboard names members by the display name saved with their games, so it reads well
+for a member who left; rows saved before names were, by the member's id."""
 
 from __future__ import annotations
 
@@ -49,13 +49,19 @@ async def test_a_database_from_before_names_migrates_and_its_rows_fall_back_to_t
         await storage.close()
 
 
-async def test_the_leaderboard_shows_the_saved_name_of_a_member_who_left_and_a_mention_for_old_rows(
+async def test_the_leaderboard_shows_the_saved_name_of_a_member_who_left_and_the_id_for_old_rows(
     world, simcord_env
 ):
-    players = [PlayerRecord(999, 0, 5, True, "Zed *the* great"), PlayerRecord(998, 1, 1, False)]
+    bob = world.members[1]
+    players = [
+        PlayerRecord(999, 0, 5, True, "Zed *the* great `x`"),
+        PlayerRecord(998, 1, 1, False),
+        PlayerRecord(bob.id, 2, 0, False),
+    ]
     await simcord_env.bot.storage.record_game(record("left", players, guild=world.guild.id))
     result = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     lines = result.response.embeds[0].description.splitlines()
-    # Markdown in a name is shown as typed, not as formatting.
-    assert lines[0] == "**1.** Zed \\*the\\* great (<@999>) — 1 win, 5 taps in 1 game"
-    assert lines[1] == "**2.** <@998> — 0 wins, 1 tap in 1 game"
+    # In a code block Markdown shows as typed; a backtick, which would end the block, looks alike.
+    assert lines[2] == "1     1     5      1  Zed *the* great ˋxˋ"
+    # Saved before names were: their id.
+    assert lines[3:5] == ["2     0     1      1  @998", f"3     0     0      1  @{bob.id}"]
