@@ -148,6 +148,20 @@ async def send_private(
     await _answer(interaction, params, InteractionResponseType.channel_message)
 
 
+async def delete_original(webhook: discord.Webhook) -> None:
+    """Delete the original response of the interaction ``webhook`` was made from (its
+    application id and token, ``Webhook.from_state`` with type 3), as
+    ``Interaction.delete_original_response`` does for an interaction still at hand: an ephemeral
+    message too, while the token lives (15 minutes). Raises ``HTTPException`` as it does."""
+    await async_context.get().delete_original_interaction_response(
+        webhook.id,
+        webhook.token,  # type: ignore[arg-type]
+        session=webhook.session,
+        proxy=webhook.proxy,
+        proxy_auth=webhook.proxy_auth,
+    )
+
+
 async def _answer(
     interaction: discord.Interaction, params: MultipartParameters, kind: InteractionResponseType
 ) -> None:

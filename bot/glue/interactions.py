@@ -112,6 +112,18 @@ def message_id(interaction: discord.Interaction) -> int | None:
     return interaction.message.id if interaction.message is not None else None
 
 
+def message_origin(interaction: discord.Interaction) -> int | None:
+    """The id of the interaction whose response the pressed message is (Discord's
+    ``interaction_metadata``), without parsing the message; None for any other message."""
+    raw = getattr(interaction, "_raw_message", None)
+    if raw is not None:
+        metadata = raw.get("interaction_metadata")
+        return int(metadata["id"]) if metadata else None
+    message = interaction.message
+    metadata = getattr(message, "interaction_metadata", None) if message is not None else None
+    return metadata.id if metadata is not None else None
+
+
 def on_ephemeral(interaction: discord.Interaction) -> bool:
     """Whether the pressed message is ephemeral (a private panel), without parsing the message."""
     raw = getattr(interaction, "_raw_message", None)

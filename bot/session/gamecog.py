@@ -22,11 +22,11 @@ from discord.ext import commands
 
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.glue import faults
-from bot.glue.answer import send_private
+from bot.glue.answer import delete_original, send_private
 from bot.glue.board import Board, closed_board, final_title, game_title, winners_line
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
-from bot.glue.interactions import message_id, on_ephemeral
+from bot.glue.interactions import message_id, message_origin, on_ephemeral
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
@@ -40,7 +40,7 @@ from bot.session.press import Answer, Move
 from bot.session.publisher import Publisher, release
 from bot.session.recording import record
 from bot.session.rematch import with_play_again
-from bot.session.sessions import LOBBY, PLAYING, SeatToken, Session
+from bot.session.sessions import LOBBY, PLAYING, Panel, SeatToken, Session
 from bot.session.sessions import save as save_session
 from bot.session.timers import SessionTimers
 from bot.session.turn_pings import TurnPings
@@ -356,24 +356,97 @@ class GameCog(Lobby, commands.GroupCog):
             bind(view.children, session.tag)
         return message
 
-    async def send_panel(self, move: Move, session: Session, message: dict[str, Any]) -> None:
+    async def send_panel(
+        self, move: Move, session: Session, message: dict[str, Any], *, single: bool = False
+    ) -> None:
         """A private panel as the answer to ``move``, its controls bound to this game: a game
         that sends a panel itself sends it here. On Discord it is the interaction's answer, and
         the seat's token is kept, so what reaches the seat later can follow it; on a page, a
         private frame on the member's socket. Its view is emptied once sent, refused or not
         (``release``): its items point back at it, a cycle a full collection may freeze while
-        the request is awaited, and then never free (``bot.ops.gc_tuning``)."""
+        the request is awaited, and then never free (``bot.ops.gc_tuning``).
+
+        ``single``: the panel shows what the seat holds now (Kingdom's My card), so the seat keeps
+        one of it, never a pile of them. A press made on a private panel is answered by editing
+        that panel in place; one made anywhere else by a new panel, and the seat's earlier one is
+        deleted (``retire_panel``). The game deletes it too when what it shows changes. An
+        ephemeral message can be edited or deleted only through an interaction's token, for its
+        15 minutes: an older panel stays as it is."""
         interaction = move.interaction
         if interaction is None:
             await move.answer.news(self.bound(session, message))
             return
+        in_place = single and self._from_panel(session, interaction)
         try:
-            await send_private(interaction, **self.bound(session, message))
+            if in_place:
+                await self._replace_pressed(interaction, self.bound(session, message))
+            else:
+                await send_private(interaction, **self.bound(session, message))
         finally:
             release(message)
         seat = session.seat_of(move.member_id)
-        if seat is not None:
-            session.last_interaction[seat] = SeatToken.of(interaction)
+        if seat is None:
+            return
+        token = SeatToken.of(interaction)
+        session.last_interaction[seat] = token
+        if not single:
+            return
+        earlier = session.panels.get(seat)
+        if in_place:
+            origin, pressed = message_origin(interaction), message_id(interaction)
+            session.panels[seat] = Panel(token, origin or interaction.id, pressed)
+            if earlier is not None and not earlier.may_be(origin, pressed):
+                await self._delete_panel(session, seat, earlier)
+            return
+        session.panels[seat] = Panel(token, interaction.id)
+        if earlier is not None:
+            await self._delete_panel(session, seat, earlier)
+
+    async def retire_panel(self, session: Session, seat: int) -> None:
+        """Delete ``seat``'s kept panel (``send_panel(..., single=True)``): what it shows is not
+        so any more (a card the seat no longer holds)."""
+        panel = session.panels.pop(seat, None)
+        if panel is not None:
+            await self._delete_panel(session, seat, panel)
+
+    def pressed_panel(self, session: Session, seat: int, interaction: discord.Interaction) -> bool:
+        """Whether ``interaction`` was pressed on ``seat``'s kept panel, as far as can be told (a
+        panel only just sent has no known id: a press on a private panel may be on it)."""
+        panel = session.panels.get(seat)
+        return (
+            panel is not None
+            and self._from_panel(session, interaction)
+            and panel.may_be(message_origin(interaction), message_id(interaction))
+        )
+
+    async def _delete_panel(self, session: Session, seat: int, panel: Panel) -> None:
+        """Delete a kept panel through its token while the token lives. Discord may refuse (the
+        token revoked or expired, the message gone): the panel is forgotten all the same, and
+        the press that got here goes on."""
+        if not takes_followup(panel.token, now_ms()):
+            return  # too old to touch: Discord keeps it as it is
+        try:
+            await delete_original(self._followup(panel.token))
+        except discord.HTTPException as error:
+            if not faults.transient(error) and error.status not in TOKEN_REFUSED:
+                raise  # a malformed request is a bug, not a refusal
+            log.warning(
+                "private panel of seat %s in channel %s not deleted: %s/%s",
+                seat,
+                session.channel_id,
+                error.status,
+                error.code,
+            )
+
+    @staticmethod
+    async def _replace_pressed(interaction: discord.Interaction, message: dict[str, Any]) -> None:
+        """Answer a press made on a private panel by editing that panel into ``message``, whole:
+        what the message does not have, the panel loses (its text, embed, picture, controls)."""
+        edit: dict[str, Any] = {"content": None, "embed": None, "attachments": [], "view": None}
+        edit.update((key, value) for key, value in message.items() if key != "file")
+        if "file" in message:
+            edit["attachments"] = [message["file"]]
+        await interaction.response.edit_message(**edit)
 
     def on_panel(self, interaction: discord.Interaction, press: Press) -> bool:
         """Whether ``press`` was made on one of this game's private panels."""
@@ -470,6 +543,11 @@ class GameCog(Lobby, commands.GroupCog):
             try:
                 if self._from_panel(session, interaction):
                     await interaction.response.edit_message(view=None)  # its controls are spent
+                    if presser is not None and self.pressed_panel(session, presser, interaction):
+                        kept = session.panels[presser]
+                        session.panels[presser] = Panel(
+                            SeatToken.of(interaction), kept.origin, message_id(interaction)
+                        )
                 else:
                     await interaction.response.defer()
             except discord.HTTPException as error:
@@ -506,11 +584,11 @@ class GameCog(Lobby, commands.GroupCog):
             if isinstance(target, SeatToken):
                 await self._followup(target).send(ephemeral=True, **message)
             elif answer and self._from_panel(session, target):
-                # The panel's controls are spent: the news replaces them.
-                edit = {key: value for key, value in message.items() if key != "file"}
-                if "file" in message:
-                    edit["attachments"] = [message["file"]]
-                await target.response.edit_message(**{"view": None, **edit})
+                # The panel's controls are spent: the news replaces them, and a panel kept as the
+                # seat's current one (``send_panel``) is news now, no longer that.
+                if self.pressed_panel(session, seat, target):
+                    del session.panels[seat]
+                await self._replace_pressed(target, message)
             elif answer:
                 await send_private(target, **message)
             else:

@@ -52,6 +52,28 @@ class SeatToken:
         return cls(interaction.id, interaction.token, interaction.application_id, locale)
 
 
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A seat's kept private panel (``GameCog.send_panel(..., single=True)``): ``token``, the
+    latest interaction whose original response the panel is (the press that sent it, or one that
+    edited it in place), which can still delete it for 15 minutes; ``origin``, the interaction
+    that first sent it (Discord names it on the message: ``interaction_metadata``); the message's
+    id once a press on it told it (None for a panel only just sent)."""
+
+    token: SeatToken
+    origin: int
+    message_id: int | None = None
+
+    def may_be(self, origin: int | None, message_id: int | None) -> bool:
+        """Whether the message pressed (its ``origin`` and id, each None when unknown) may be this
+        panel: False only when known to be another."""
+        if self.message_id is not None and message_id is not None:
+            return self.message_id == message_id
+        if origin is not None:
+            return self.origin == origin
+        return True
+
+
 @dataclass
 class Session:
     kind: str
@@ -96,6 +118,10 @@ class Session:
     # Each seat's most recent interaction, so private news found by a timer (a lost race) can
     # still reach them as an ephemeral followup. Not saved: tokens die with the process.
     last_interaction: dict[int, SeatToken] = field(default_factory=dict, repr=False, compare=False)
+    # Each seat's one private panel that shows what it holds now (Kingdom's My card), so that a
+    # newer one takes its place and a change of card deletes it (``GameCog.send_panel``). Not
+    # saved: its token dies with the process too.
+    panels: dict[int, Panel] = field(default_factory=dict, repr=False, compare=False)
     # How many of the engine's log entries are stored as rows (0 for a session restored from a
     # state saved whole: its next save stores them all).
     logged: int = field(default=0, repr=False, compare=False)

@@ -181,10 +181,12 @@ def test_my_card_says_what_the_card_can_do_now(table):
     assert "use the **Bard** on p1" in text and "p2" not in text  # p2 holds a King
     assert "power is below" in text
     assert message["file"].filename == "card.png"
-    (bard,) = message["view"].children
+    bard, again = message["view"].children
+    assert again.label == "My card" and again.custom_id == "pc:42:card:"  # the card held now, here
     assert [o.label for o in bard.options] == ["🎵 Bard: swap unseen with p1", "🎵 Bard: swap unseen with p3"]
     later = my_card_message(engine.view(3), NAMES, 42)
-    assert "Not your turn: **p0** is playing" in later["embed"].description and "view" not in later
+    assert "Not your turn: **p0** is playing" in later["embed"].description
+    assert [item.label for item in later["view"].children] == ["My card"]  # no power off its turn
 
 
 def test_only_one_records_tokens_lost_and_classic_tokens_taken():

@@ -85,7 +85,8 @@ async def test_a_french_board_and_each_members_own_language_in_private(simcord_e
     mine = await card_panel(simcord_env, world.channel, anna)
     assert mine.embeds[0].title == "Deine Karte: Dieb (3)"
     assert "Du bist am Zug: Du kannst **Passen**" in mine.embeds[0].description
-    (select,) = [child for row in mine.components for child in row["components"]]
+    select, again = [child for row in mine.components for child in row["components"]]
+    assert again["label"] == "Meine Karte"
     assert select["placeholder"] == "Die Kraft deiner Karte einsetzen gegen…"
     assert [o["label"] for o in select["options"]] == [
         "🕵️ Dieb: die Karte von benoit ansehen",

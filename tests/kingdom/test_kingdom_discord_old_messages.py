@@ -48,7 +48,7 @@ async def test_a_card_panel_from_an_ended_game_does_nothing_in_the_next_game(wor
     alice, bob, carol, dave = await open_game(world, 4)
     first = await rig(env, channel, alice, [BARD, QUEEN, MONK, DEATH])
     panel = await card_panel(env, channel, alice)
-    (bard,) = [c for row in panel.components for c in row["components"]]
+    (bard,) = [c for row in panel.components for c in row["components"] if c["type"] == 3]
     (on_carol,) = [o["value"] for o in bard["options"] if "carol" in o["label"]]
     await alice.slash(channel, "end")
 
@@ -72,7 +72,7 @@ async def test_a_card_panel_sent_before_game_marks_is_refused(world):
     engine = await rig(env, channel, alice, [BARD, QUEEN, MONK, DEATH])
     panel = await card_panel(env, channel, alice)
     unmarked = snapshot_components(env, panel)
-    (bard,) = [c for row in unmarked for c in row["components"]]
+    (bard,) = [c for row in unmarked for c in row["components"] if c["type"] == 3]
     bard["custom_id"] = f"ps:{channel.id}:power"
     show_components(env, panel, unmarked)
     before = engine.to_json()

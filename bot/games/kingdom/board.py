@@ -43,7 +43,9 @@ POWERS = frozenset(POWER_CARDS)  # the turn-power actions
 # version and the target: the cog reads which power from the card the presser holds, so no
 # custom id ever names a card.
 POWER = "power"
-PANEL_PRESSES = frozenset({POWER})
+# My card is on the card panel too: pressed there, it shows the card held now in the same panel.
+CARD = "card"
+PANEL_PRESSES = frozenset({POWER, CARD})
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 # A board is drawn on every move, and most of it reads as on the board before: each seat's line
@@ -169,17 +171,16 @@ def _items(
             label, emoji, style = t(locale, "Keep the Thief"), EMOJI[3], discord.ButtonStyle.secondary
         arg = version_arg(version, target if kind == "exchange" else None)
         items.append(GameButton(channel_id, kind, arg, label=label[:80], emoji=emoji, style=style, row=0))
-    items.append(
-        GameButton(
-            channel_id,
-            "card",
-            label=t(locale, "My card"),
-            emoji="🃏",
-            style=discord.ButtonStyle.success,
-            row=0,
-        )
-    )
+    items.append(my_card_button(channel_id, locale, discord.ButtonStyle.success, row=0))
     return items
+
+
+def my_card_button(
+    channel_id: int, locale: str, style: discord.ButtonStyle, row: int | None = None
+) -> GameButton:
+    """🃏 My card: on the board, and on the card panel, where it shows the card held now in the
+    same panel (``KingdomCog.handle_query``)."""
+    return GameButton(channel_id, CARD, label=t(locale, "My card"), emoji="🃏", style=style, row=row)
 
 
 def power_items(
@@ -782,7 +783,8 @@ def my_card_message(
     view: Mapping[str, Any], names: Sequence[str], channel_id: int, locale: str = DEFAULT
 ) -> dict[str, Any]:
     """The ephemeral answer to "My card" for ``view = engine.view(seat)``: the card, what it can
-    do now, and on the seat's turn the controls of its power (the card panel)."""
+    do now, on the seat's turn the controls of its power, and My card again, to see the card
+    held now in this same panel (the card panel)."""
     me = view["me"]
     card = me["card"]
     if card is None:
@@ -802,7 +804,7 @@ def my_card_message(
     title = t(locale, "Your card: {card} ({value})", card=card_name(char, locale), value=char)
     embed = card_embed(card, title, lines, spent=turn_spent(view, me["seat"]), locale=locale)
     message = {"embed": embed, "file": card_file(char, locale)}
-    controls = power_items(view, names, channel_id, locale)
-    if controls:
-        message["view"] = make_view(controls)
+    controls = [*power_items(view, names, channel_id, locale)]
+    controls.append(my_card_button(channel_id, locale, discord.ButtonStyle.secondary))
+    message["view"] = make_view(controls)
     return message

@@ -6,6 +6,7 @@ only turns presses into engine actions and engine events into private messages.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +25,7 @@ from bot.glue.clock import now_ms
 from bot.glue.components import Press
 from bot.i18n import DEFAULT, N_, duration, t
 from bot.session.gamecog import GameCog
-from bot.session.press import Move
+from bot.session.press import Answer, Move
 from bot.session.sessions import Session
 
 # The table gets a moment to read a reveal; any player may skip it with "Next round".
@@ -244,14 +245,45 @@ class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over th
         return self.unreached(session, seat, now_ms())
 
     async def handle_query(self, move: Move, session: Session, seat: int) -> bool:
-        if move.press.name != "card":
+        """My card: the card the seat holds now, with what it can do. On Discord a member keeps
+        one card panel, never a pile of large cards some of which they no longer hold: pressed on
+        the panel, My card shows the card in that same panel; pressed on the board, it sends a new
+        panel and deletes the earlier one (``send_panel(single=True)``), and a change of card
+        deletes the panel too (``_deliver``). Only a panel older than its token's 15 minutes can't
+        be touched. On an Activity page each look is one more private card, as ever: the page
+        keeps its own list, and the member dismisses them there."""
+        if move.press.name != render.CARD:
             return False
         assert session.engine is not None
         view = session.engine.view(seat)
         message = render.my_card_message(view, self._names(session), session.channel_id, move.locale)
         # On Discord its token is kept too: cards handed to this player later reach them through it.
-        await self.send_panel(move, session, message)
+        await self.send_panel(move, session, message, single=True)
         return True
+
+    async def _deliver(
+        self,
+        session: Session,
+        events: list[Event],
+        interaction: discord.Interaction | None,
+        presser: int | None,
+        answer: Answer | None = None,
+    ) -> None:
+        """Before the news: a card panel showing a card its seat no longer holds (it gave or
+        received a card, or a new round was dealt) is deleted, so no panel shows a card as held
+        that is not. The panel a move was pressed on is left to the session layer, which
+        replaces it with the move's news."""
+        changed = {seat for event in events if event.kind == "card" for seat in event.to or ()}
+        if (
+            interaction is not None
+            and presser is not None
+            and self.pressed_panel(session, presser, interaction)
+        ):
+            changed.discard(presser)
+        panels = [seat for seat in sorted(changed) if seat in session.panels]
+        if panels:
+            await asyncio.gather(*(self.retire_panel(session, seat) for seat in panels))
+        await super()._deliver(session, events, interaction, presser, answer)
 
 
 async def setup(bot: commands.Bot) -> None:
