@@ -348,8 +348,9 @@ def masks_mismatches(message: dict[str, Any] | None, view: dict[str, Any], names
             continue
         if holder is not None and names[holder] not in button["label"]:
             wrong.append(f"{tile_name} is {names[holder]}'s")
-        if button["disabled"] != (not guessing or holder is not None):
-            wrong.append(f"{tile_name} should be {'enabled' if guessing and holder is None else 'disabled'}")
+        # A held tile stays pressable while guessing: a late slap on it is told who took it.
+        if button["disabled"] != (not guessing):
+            wrong.append(f"{tile_name} should be {'enabled' if guessing else 'disabled'}")
     if not guessing and view["last_reveal"]["name"] not in message["text"]:
         wrong.append(f"the revealed card {view['last_reveal']['name']}")
     return wrong
