@@ -28,3 +28,24 @@ def random_views(
             clock = max(clock, engine.next_deadline() or clock)
             engine.advance(clock)
         yield engine.view(None)
+
+
+def random_steps(engine: Any, rng: random.Random, players: int, *, most: int = 4000) -> Iterator[list[Any]]:
+    """The events of each step of a random game, as a table makes them: mostly a seat's legal
+    press a moment (up to 2 s) later, if it has one then, else nobody until the next deadline;
+    until the game is over or ``most`` steps. The caller asserts it is over."""
+    clock = 0
+    for _ in range(most):
+        if engine.is_over:
+            return
+        seat = rng.randrange(players)
+        if rng.random() < 0.8:
+            clock += rng.randint(0, 2000)
+            events = engine.advance(clock)
+            legal = engine.legal_actions(seat)
+            if legal:
+                events += engine.apply(seat, rng.choice(legal), clock)
+        else:
+            clock = max(clock, engine.next_deadline() or clock)
+            events = engine.advance(clock)
+        yield events

@@ -130,3 +130,27 @@ async def picture_bytes(page: TablePage, image) -> bytes:
     answer = await page.page.context.request.get(await image.get_attribute("src"))
     assert answer.ok, answer.status
     return await answer.body()
+
+
+async def started_from_pages(browser, table, world, command: str, title: str, reveal_ms: int, **options):
+    """``/<command>`` by the first of three members in the channel (the game's ``FAST`` options
+    as ``options["slash"]``), each on a page of their own showing the lobby ``title``, the others
+    joined from theirs, the reveal held ``reveal_ms``, and the game started from the first's page:
+    the pages, in seat order, and the session."""
+    from playwright.async_api import expect
+
+    members = world.members[:3]
+    await members[0].slash(world.channel, command, **options.pop("slash", {}))
+    pages = [await open_page(browser, table, world, member, **options) for member in members]
+    for page in pages:
+        await expect(page.board.locator(".title")).to_have_text(title)
+    session = world.env.bot.sessions.get(world.channel.id)
+    for page in pages[1:]:
+        assert (await page.click(page.board.get_by_role("button", name="Join")))["ok"] is True
+        await table.quiet()
+    assert session.players == [m.id for m in members]
+    session.options["reveal_ms"] = reveal_ms
+    started = await pages[0].click(pages[0].board.get_by_role("button", name="Start"))
+    assert started["ok"] is True, started
+    await table.quiet()
+    return pages, session

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from page_client import seat_at_table
-from table_pages import TablePage, mock_sign_in, open_page, picture_bytes, until
+from table_pages import TablePage, mock_sign_in, open_page, picture_bytes, started_from_pages, until
 
 from bot.games.kingdom.cards import CHARACTERS, CLOWN, DEATH, KNIGHT, QUEEN
 from bot.games.kingdom.pictures import card_png
@@ -65,19 +65,10 @@ async def test_a_round_of_kingdom_played_from_three_pages(world, discord_api, ta
     seat_at_table(world, discord_api, *members)
     for member in members:
         mock_sign_in(discord_api, member)
-    await members[0].slash(world.channel, "kingdom new", **FAST)
-    pages = [await open_page(browser, table, world, member) for member in members]
-    for page in pages:
-        await expect(page.board.locator(".title")).to_have_text("Death Over the Kingdom — lobby")
-    session = world.env.bot.sessions.get(world.channel.id)
-    for page in pages[1:]:
-        assert (await page.click(page.board.get_by_role("button", name="Join")))["ok"] is True
-        await table.quiet()
-    assert session.players == [m.id for m in members]
-    session.options["reveal_ms"] = HOLD_REVEAL_MS
-    started = await pages[0].click(pages[0].board.get_by_role("button", name="Start"))
-    assert started["ok"] is True, started
-    await table.quiet()
+    title = "Death Over the Kingdom — lobby"
+    pages, session = await started_from_pages(
+        browser, table, world, "kingdom new", title, HOLD_REVEAL_MS, slash=FAST
+    )
     engine = session.engine
     assert session.status == "playing" and engine.round == 1
     dealt = [engine.char(seat) for seat in range(3)]

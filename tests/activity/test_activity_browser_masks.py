@@ -11,7 +11,7 @@ import re
 
 import pytest
 from page_client import seat_at_table
-from table_pages import TablePage, mock_sign_in, open_page, picture_bytes, until
+from table_pages import TablePage, mock_sign_in, picture_bytes, started_from_pages, until
 
 from bot.games.masks.faces import FACES, MONSTERS
 from bot.games.masks.pictures import face_png
@@ -55,19 +55,10 @@ async def open_masks(world, discord_api, table, browser, **context_options) -> l
     seat_at_table(world, discord_api, *members)
     for member in members:
         mock_sign_in(discord_api, member)
-    await members[0].slash(world.channel, "masks new", **FAST)
-    pages = [await open_page(browser, table, world, member, **context_options) for member in members]
-    for page in pages:
-        await expect(page.board.locator(".title")).to_have_text("Island of Monster Masks — lobby")
-    session = world.env.bot.sessions.get(world.channel.id)
-    for page in pages[1:]:
-        assert (await page.click(page.board.get_by_role("button", name="Join")))["ok"] is True
-        await table.quiet()
-    assert session.players == [m.id for m in members]
-    session.options["reveal_ms"] = HOLD_REVEAL_MS
-    started = await pages[0].click(pages[0].board.get_by_role("button", name="Start"))
-    assert started["ok"] is True, started
-    await table.quiet()
+    title = "Island of Monster Masks — lobby"
+    pages, session = await started_from_pages(
+        browser, table, world, "masks new", title, HOLD_REVEAL_MS, slash=FAST, **context_options
+    )
     assert session.status == "playing"
     for page in pages:
         await expect(page.page.locator("#game-status")).to_have_text(re.compile("playing", re.I))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from random_games import random_steps
 from simcord.components import ComponentValidationError, validate_message_state
 
 from bot.glue.answer import Rows
@@ -95,22 +96,9 @@ async def test_every_message_of_whole_games_fits_discord_s_limits(simcord_env, k
                 locale=locale,
                 salt="5" * 32,
             )
-            rng = random.Random(seed)
-            clock, steps = 0, 0
             what = f"{kind}, {players} seats, {options}, {locale}, seed {seed}"
             check(board_message(cog.render_board(session), session), f"{what}: the first board")
-            while not engine.is_over and steps < STEPS:
-                steps += 1
-                seat = rng.randrange(players)
-                if rng.random() < 0.8:  # a press a moment later, if the seat has one then
-                    clock += rng.randint(0, 2000)
-                    events = engine.advance(clock)
-                    legal = engine.legal_actions(seat)
-                    if legal:
-                        events += engine.apply(seat, rng.choice(legal), clock)
-                else:  # nobody presses until the next deadline
-                    clock = max(clock, engine.next_deadline() or clock)
-                    events = engine.advance(clock)
+            for steps, events in enumerate(random_steps(engine, random.Random(seed), players, most=STEPS), 1):
                 for event in events:
                     for to in event.to or ():
                         private = cog.render_private(session, to, event)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from language_checks import embed_text, item_texts
+from random_games import random_steps
 
 from bot.community.replays import log_record, steps
 from bot.i18n import Name, t
@@ -96,21 +97,8 @@ async def test_whole_games_in_french_elide_before_every_name(simcord_env, kind, 
         engine = cog.engine_cls.new(players, seed, options, 0)
         session = Session(kind, 1, 7, 1, options, seed, f"{seed:032x}", 0, players=list(seated))
         session.names, session.status, session.engine, session.locale = dict(seated), PLAYING, engine, "fr"
-        rng, clock = random.Random(seed), 0
         texts.append(board_words(cog.render_board(session)))
-        for _ in range(4000):
-            if engine.is_over:
-                break
-            seat = rng.randrange(players)
-            if rng.random() < 0.8:
-                clock += rng.randint(0, 2000)
-                events = engine.advance(clock)
-                legal = engine.legal_actions(seat)
-                if legal:
-                    events += engine.apply(seat, rng.choice(legal), clock)
-            else:
-                clock = max(clock, engine.next_deadline() or clock)
-                events = engine.advance(clock)
+        for events in random_steps(engine, random.Random(seed), players):
             for event in events:
                 for to in event.to or ():
                     private = cog.render_private(session, to, event)
