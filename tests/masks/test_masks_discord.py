@@ -368,3 +368,21 @@ def test_a_saved_state_does_not_change_as_the_game_goes_on():
             replay.advance(step["now"])
     assert all(json.dumps(data) == frozen for data, frozen in snapshots)
     assert replay.to_json() == engine.to_json()
+
+
+async def test_my_card_pressed_again_leaves_the_mime_one_card_panel(open_table, world):
+    table = await open_table(3)
+    mime = table.mime
+    looks = [await table.my_card(mime) for _ in range(3)]
+    assert all(look.acknowledged for look in looks)
+    newest = looks[-1].response
+    assert newest is not None and newest.ephemeral and "your secret card is" in newest.content
+    # Each newer panel took the place of the one before: those are gone (SimCord shows no message
+    # for them any more), and the Mime sees this panel and at most the card the game's start sent.
+    assert [look.response for look in looks[:-1]] == [None, None]
+    panels = [
+        m
+        for m in world.channel.history(viewer=mime)
+        if m.flags.ephemeral and m.content and "your secret card is" in m.content
+    ]
+    assert newest.id in {m.id for m in panels} and len(panels) <= 2

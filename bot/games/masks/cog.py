@@ -339,7 +339,8 @@ class MasksCog(
             await move.answer.private(t(locale, "The card is revealed already; the next Mime draws soon."))
         else:
             message = masks_board.card_message(view["card"], view["card_name"], view["turn"], locale)
-            await self.send_panel(move, session, message)  # the Mime has the card
+            # The Mime has the card: one panel of it, the earlier one deleted (``send_panel``).
+            await self.send_panel(move, session, message, single=True)
         return True
 
     async def _deliver(
