@@ -2,8 +2,9 @@
 
 Its press is answered by ``GameBot.route_press`` (Discord opens the Activity for the presser),
 never by a game; the page leaves it out of its cards (the page is the table). Offered only where
-the Activity is on, and on a game's board only in a row of its own that is free: a board whose
-five rows its game fills goes without it (Discord's App Launcher opens the table as well).
+the Activity is on: on a game's board in a row of its own, or where the game takes all five rows,
+after the controls of the last row with room; a board with no room at all goes without it
+(Discord's App Launcher opens the table as well).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ def table_button(channel_id: int, locale: str, row: int) -> GameButton:
 
 
 def free_row(items: Sequence[Any]) -> int | None:
-    """The first row after every row the items take, laid out as Discord lays them out (an item's
-    own row, else the first with room: ``bot.glue.answer.Rows``); None when none is left."""
+    """Where Open the table goes among ``items``, laid out as Discord lays them out (an item's own
+    row, else the first with room: ``bot.glue.answer.Rows``): the first row after every row they
+    take; when the game takes all five (Monster Masks' tiles and its Mime's row), the last row with
+    room, after the game's own controls there; None when every row is full."""
     weights = [0] * ROWS
     for item in items:
         width = getattr(item, "width", 1)
@@ -39,7 +42,9 @@ def free_row(items: Sequence[Any]) -> int | None:
         weights[row] += width
     used = [index for index, weight in enumerate(weights) if weight]
     after = (used[-1] + 1) if used else 0
-    return after if after < ROWS else None
+    if after < ROWS:
+        return after
+    return next((index for index in reversed(range(ROWS)) if weights[index] < ROW_WIDTH), None)
 
 
 def offer_table(board: Board, channel_id: int, locale: str) -> Board:

@@ -104,7 +104,9 @@ def test_the_table_goes_in_a_free_row_or_not_at_all():
     # Unplaced items fill the first rows with room: seven of them take two rows.
     assert offer_table(board_of([None] * 7), 5, "en").items[-1].row == 2
     assert offer_table(board_of([0, 3]), 5, "en").items[-1].row == 4
-    full = board_of([4])
-    assert len(offer_table(full, 5, "en").items) == 1  # no row left after the last one used
+    # Every row taken: after the last row's own controls while it has room; never on a full board.
+    assert offer_table(board_of([0, 1, 2, 3, 4, 4]), 5, "en").items[-1].row == 4
+    full = board_of([row for row in range(5) for _ in range(5)])
+    assert len(offer_table(full, 5, "en").items) == 25
     once = offer_table(board_of([0]), 5, "en")
     assert len(offer_table(once, 5, "en").items) == 2  # offered once, however often it is asked

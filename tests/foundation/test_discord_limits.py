@@ -17,6 +17,7 @@ from simcord.components import ComponentValidationError, validate_message_state
 
 from bot.glue.answer import Rows
 from bot.glue.components import bind
+from bot.session.launcher import free_row
 from bot.session.rematch import with_play_again
 from bot.session.sessions import PLAYING, Session
 
@@ -105,7 +106,10 @@ async def test_every_message_of_whole_games_fits_discord_s_limits(simcord_env, k
                         if private is not None:
                             check(private, f"{what}: step {steps}, {event.kind} to seat {to}")
                 if not engine.is_over:
-                    check(board_message(cog.render_board(session), session), f"{what}: step {steps}")
+                    board = cog.render_board(session)
+                    check(board_message(board, session), f"{what}: step {steps}")
+                    # Room for the Activity's Open the table (bot.session.launcher).
+                    assert free_row(board.items) is not None, f"{what}: step {steps}: no row for the table"
             assert engine.is_over, f"{what}: not over after {STEPS} steps"
             final = with_play_again(cog.render_final(session, engine.result()), session.game_key, locale)
             check(board_message(final, session), f"{what}: the final board")
