@@ -185,7 +185,7 @@ class PlayedSeat:
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A finished game with every seat, in seat order (``Storage.history_games``)."""
+    """A finished game with every seat, in seat order (``Storage.history_rows``, ``played_games``)."""
 
     kind: str
     seats: tuple[PlayedSeat, ...]
@@ -348,8 +348,9 @@ class Storage(ABC):
         """A member's ratings in one server: per game, this season's and all time."""
 
     @abstractmethod
-    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
-        """The finished games that made a member's all-time ratings in one server, in the order
+    async def history_rows(self, guild_id: int, user_id: int) -> list[Sequence[Any]]:
+        """As rows for ``played_games`` (made into games off the event loop: a big server has
+        thousands), the finished games that made a member's all-time ratings in one server, in the order
         they were recorded: for each game the member finished, every finished game of that game
         up to their last one, with all its seats (their opponents' ratings came from the others)."""
 
@@ -367,10 +368,10 @@ class Storage(ABC):
         }
         if not stored:
             return {}
-        games = await self.history_games(guild_id, user_id)
+        rows = await self.history_rows(guild_id, user_id)
         rated = (await self.settings(guild_id)).computers_rated
         replayed = await asyncio.to_thread(
-            replay_ratings, games, user_id, lower_score_wins or {}, computers_rated=rated
+            lambda: replay_ratings(played_games(rows), user_id, lower_score_wins or {}, computers_rated=rated)
         )
         history = {}
         for kind, ratings in replayed.items():

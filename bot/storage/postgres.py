@@ -5,7 +5,7 @@ by every process of a sharded bot. The SQL mirrors sqlite.py; see docs/storage.m
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -23,7 +23,6 @@ from bot.storage.interface import (
     LogRows,
     MemberRating,
     PastGame,
-    PlayedGame,
     SavedSession,
     Season,
     Shards,
@@ -34,7 +33,6 @@ from bot.storage.interface import (
     fold_stats,
     member_ratings,
     pack_log,
-    played_games,
     rating_rows,
     redacted,
     season_key,
@@ -575,8 +573,8 @@ class PostgresStorage(Storage):
         )
         return member_ratings(rows)
 
-    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
-        return played_games(await self._pool.fetch(HISTORY_GAMES, guild_id, user_id))
+    async def history_rows(self, guild_id: int, user_id: int) -> list[Sequence[Any]]:
+        return await self._pool.fetch(HISTORY_GAMES, guild_id, user_id)
 
     # ----------------------------------------------------------------- seasons
 

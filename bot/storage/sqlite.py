@@ -9,7 +9,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,6 @@ from bot.storage.interface import (
     LogRows,
     MemberRating,
     PastGame,
-    PlayedGame,
     SavedSession,
     Season,
     Shards,
@@ -38,7 +37,6 @@ from bot.storage.interface import (
     fold_stats,
     member_ratings,
     pack_log,
-    played_games,
     rating_rows,
     season_key,
     setting_columns,
@@ -607,9 +605,9 @@ class SqliteStorage(Storage):
         ) as cur:
             return member_ratings(await cur.fetchall())
 
-    async def history_games(self, guild_id: int, user_id: int) -> list[PlayedGame]:
+    async def history_rows(self, guild_id: int, user_id: int) -> list[Sequence[Any]]:
         async with self._db.execute(HISTORY_GAMES, (guild_id, guild_id, user_id, guild_id, guild_id)) as cur:
-            return played_games(await cur.fetchall())
+            return list(await cur.fetchall())
 
     # ----------------------------------------------------------------- seasons
 
