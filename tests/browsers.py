@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -17,3 +18,14 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def browser_missing() -> str | None:
+    """Why a browser test cannot run here (Playwright or Chromium missing), or None."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (uv sync --locked --extra test)"
+    if not os.path.exists(CHROMIUM):
+        return "chromium is not installed (apt-get install chromium)"
+    return None

@@ -10,7 +10,7 @@ import os
 import shutil
 
 import pytest
-from browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the activity tests import them from here)
+from browsers import CHROMIUM, CHROMIUM_ARGS, browser_missing  # noqa: F401  (the activity tests import them from here)
 
 # Debian's nginx (apt-get install nginx), in /usr/sbin: often not on a user's PATH.
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -31,16 +31,6 @@ def need(missing: str | None) -> None:
 
 def npm_missing() -> str | None:
     return None if shutil.which("npm") else "npm is not installed (Node.js 18 or newer, with npm)"
-
-
-def browser_missing() -> str | None:
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (uv sync --locked --extra test)"
-    if not os.path.exists(CHROMIUM):
-        return "chromium is not installed (apt-get install chromium)"
-    return None
 
 
 def nginx_missing() -> str | None:

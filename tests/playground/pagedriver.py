@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from browsers import CHROMIUM, CHROMIUM_ARGS
+from browsers import CHROMIUM, CHROMIUM_ARGS, browser_missing  # noqa: F401  (the tests import it from here)
 
 from bot.app.playground import MEMBERS, run_playground
 
@@ -75,17 +74,6 @@ _WATCH_MEDIA = """() => {
   new MutationObserver((changes) => changes.forEach((change) => change.addedNodes.forEach(note)))
     .observe(document.body, { childList: true, subtree: true });
 }"""
-
-
-def browser_missing() -> str | None:
-    """Why the browser test cannot run here, or None."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (uv sync --locked --extra test)"
-    if not os.path.exists(CHROMIUM):
-        return "chromium is not installed (apt-get install chromium)"
-    return None
 
 
 class Playground:
