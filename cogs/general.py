@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.community import rating_chart, table
 from bot.community.ratings import DISPLAY_BASE, MIN_RATED_GAMES, NEWCOMER, described, tier, tiers_text
 from bot.glue.board import GAME_COLOUR, Picture
-from bot.glue.components import make_view
+from bot.glue.layout import shown
 from bot.i18n import DEFAULT, N_, NN_, Name, private_locale, t, tn, translated
 from bot.session.gamecog import ENDING_WAITS, GameCog, is_moderator, reply_private
 from bot.storage import ALL_TIME, RUNNING_SEASON, MemberRating, Standing
@@ -259,7 +259,7 @@ class LeaderboardButton(
         embed, items = await leaderboard_page(
             bot, interaction.guild_id, self.kind, self.page, self.sort, self.season, locale
         )
-        await interaction.response.edit_message(embed=embed, view=make_view(items))
+        await interaction.response.edit_message(**shown(embed, items))
 
 
 async def season_named(
@@ -416,7 +416,7 @@ class GeneralCog(commands.Cog):
             embed, items = await leaderboard_page(
                 bot, interaction.guild_id, game.value, 0, order, which, locale
             )
-            await interaction.response.send_message(embed=embed, view=make_view(items))
+            await interaction.response.send_message(**shown(embed, items))
 
         @leaderboard.autocomplete("season")
         async def season_choices(
@@ -483,7 +483,7 @@ class GeneralCog(commands.Cog):
                 embed.set_image(url=f"attachment://{chart[0].filename}")
             # One rule whoever is asked about: only the asker sees it. Looking someone up should not
             # post their record in the channel; /leaderboard is the public board.
-            await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
+            await interaction.response.send_message(ephemeral=True, **shown(embed), **extra)
 
         @app_commands.command(name="rules", description="How a game is played on Discord.")
         @app_commands.describe(game="Which game")
@@ -497,7 +497,7 @@ class GeneralCog(commands.Cog):
                 description=t(locale, cog.rules_summary),
                 colour=GAME_COLOUR,
             )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(ephemeral=True, **shown(embed))
 
         @app_commands.command(name="help", description="What this bot can do.")
         async def help_(interaction: discord.Interaction) -> None:
@@ -526,7 +526,7 @@ class GeneralCog(commands.Cog):
                     tiers=tiers_text(locale),
                 ),
             )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(ephemeral=True, **shown(embed))
 
         @app_commands.command(name="end", description="End the lobby or game in this channel.")
         @app_commands.guild_only()

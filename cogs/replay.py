@@ -34,7 +34,8 @@ from bot.community.replay_share import (
     record_filename,
 )
 from bot.glue.clock import now_ms
-from bot.glue.components import PressedOnce, make_view
+from bot.glue.components import PressedOnce
+from bot.glue.layout import MAX_TEXT, Layout, card, fit, rows, shown, text, text_size
 from bot.i18n import DEFAULT, N_, private_locale, t
 from bot.session.gamecog import reply_private
 from bot.storage import StoredGame
@@ -87,6 +88,19 @@ def page_items(
     return items
 
 
+def page_cards(page: ReplayPage, items: list[discord.ui.Item]) -> list[dict]:
+    """A private page as Discord shows it: the step's words, the board as the channel saw it
+    then (its buttons under it), and what the board hid, a card of its own, all inside
+    Discord's 4,000 characters (the board and the hidden part cut as ``fit`` says, if need be)."""
+    if not page.embeds:
+        return [text(page.content), *rows(items)]
+    board, hidden = page.embeds
+    room = MAX_TEXT - len(page.content) - 50
+    board = fit(board, room - min(text_size(hidden), room // 3))
+    hidden = fit(hidden, room - text_size(board))
+    return [text(page.content), *card(board, items), *card(hidden)]
+
+
 def _sorry(interaction: discord.Interaction) -> str:
     return t(private_locale(interaction), SORRY)
 
@@ -116,11 +130,12 @@ async def show(interaction: discord.Interaction, key: str, step: int, *, edit: b
         return
     locale = private_locale(interaction)  # a private page: the viewer's language
     page = await asyncio.to_thread(replay_page, stored, step, locale)
-    view = make_view(page_items(key, page, locale, player=await played_it(interaction, key)))
+    items = page_items(key, page, locale, player=await played_it(interaction, key))
+    view = Layout(page_cards(page, items))
     if edit:
-        await interaction.response.edit_message(content=page.content, embeds=page.embeds, view=view)
+        await interaction.response.edit_message(content=None, embed=None, view=view)
     else:
-        await interaction.response.send_message(page.content, embeds=page.embeds, view=view, ephemeral=True)
+        await interaction.response.send_message(view=view, ephemeral=True)
 
 
 async def post(interaction: discord.Interaction, key: str, step: int) -> None:
@@ -148,12 +163,14 @@ async def post(interaction: discord.Interaction, key: str, step: int) -> None:
             return await reply_private(interaction, t(mine, NOTHING_TO_POST))
         content = f"{post_header(interaction.user.display_name, public)}\n{page.public}"
         await interaction.response.send_message(
-            content if len(content) <= 2000 else content[:1999] + "…",
             # The board as the channel saw it then, without the face-up part or the step's
             # face-up words: a public message never shows a secret of play (Kabuki's final
             # board keeps the last round's buried masks hidden too).
-            embed=page.embeds[0],
-            view=make_view([WatchButton(key, page.step, locale=public)]),
+            **shown(
+                fit(page.embeds[0], MAX_TEXT - len(content) - 100),
+                [WatchButton(key, page.step, locale=public)],
+                content=content,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except BaseException:

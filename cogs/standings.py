@@ -20,6 +20,8 @@ from bot.community.ratings import MIN_RATED_GAMES, described
 from bot.glue.board import GAME_COLOUR
 from bot.glue.clock import now_ms
 from bot.glue.components import PressedOnce, make_view
+from bot.glue.layout import shown
+from bot.glue.replies import reply_card
 from bot.i18n import (
     DEFAULT,
     N_,
@@ -195,15 +197,15 @@ class ConfirmButton(
             crowned = await champions.crown(
                 bot, interaction.guild, role_id, champions.winners(found), old, locale=locale
             )
+        archived = t(
+            public,
+            "Season **{name}** is over and archived (`{command}:{season}`): everyone starts fresh.",
+            name=name,
+            command=command_name(public, "leaderboard", "season"),
+            season=season.name,
+        )
         await interaction.followup.send(
-            t(
-                public,
-                "Season **{name}** is over and archived (`{command}:{season}`): everyone starts fresh.",
-                name=name,
-                command=command_name(public, "leaderboard", "season"),
-                season=season.name,
-            ),
-            embed=champions_embed(season.name, found, crowned, public),
+            **shown(champions_embed(season.name, found, crowned, public), content=archived),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if crowned is not None and crowned.problem is not None:
@@ -491,14 +493,17 @@ class StandingsCog(commands.Cog):
             pings,
             _language_line(current.language, interaction.guild_locale, locale),
         ]
-        await reply_private(interaction, "\n".join(lines))
+        card = discord.Embed(
+            title=t(locale, "This server's settings"), description="\n\n".join(lines), colour=GAME_COLOUR
+        )
+        await reply_card(interaction, card)
 
     @app_commands.command(name="privacy", description="What this bot stores about you, and how to remove it.")
     async def privacy(self, interaction: discord.Interaction) -> None:
         locale = private_locale(interaction)
         text = t(locale, PRIVACY_TEXT, min_games=MIN_RATED_GAMES)
         embed = discord.Embed(title=t(locale, "Your data"), description=text, colour=GAME_COLOUR)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(ephemeral=True, **shown(embed))
 
     @app_commands.command(
         name="forget-me", description="Remove your results, ratings and stats from every server."

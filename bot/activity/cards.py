@@ -16,9 +16,9 @@ from typing import Any
 
 import discord
 
-from bot.glue.answer import Rows
 from bot.glue.board import Board
 from bot.glue.components import press_of_id
+from bot.glue.layout import rows
 from bot.session.launcher import TABLE
 from bot.session.rematch import AGAIN, again_key
 
@@ -99,7 +99,7 @@ def controls(row: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def board_card(board: Board, image: str | None) -> dict[str, Any]:
-    return card(board.embed, board.content, Rows(board.items).to_components(), image)
+    return card(board.embed, board.content, rows(board.items), image)
 
 
 def message_card(message: Mapping[str, Any]) -> dict[str, Any]:

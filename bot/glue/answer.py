@@ -6,7 +6,7 @@ discord.py's ``InteractionResponse.edit_message`` and ``send_message`` post the 
 and ``edit_message`` wants the components as a ``View``. ``edit_board`` (callback type 7: the
 board edited inside the answer) and ``send_private`` (type 4, ephemeral) post the same callback
 without it (Discord then answers 204 No Content), the board's components laid out straight from
-its items (``Rows``), and mark the interaction answered as discord.py does, so ``is_done()`` and a
+its items (``bot.glue.layout``), and mark the interaction answered as discord.py does, so ``is_done()`` and a
 second answer (``InteractionResponded``) behave as after discord.py's own. See "Answering a
 press" in bench/README.md for the figures.
 
@@ -29,49 +29,19 @@ from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-from bot.glue.components import Component
 from bot.glue.interactions import message_id
-
-
-class Rows:
-    """A board's components as Discord's action rows, laid out as discord.py's ``View`` lays
-    them out (an item's ``row`` if it has one, else the first row with room, rows in order), for
-    ``interaction_message_response_params``, which asks only for these two methods."""
-
-    def __init__(self, items: Sequence[Component]) -> None:
-        self.items = items
-
-    def to_components(self) -> list[dict[str, Any]]:
-        rows: list[list[dict[str, Any]]] = [[], [], [], [], []]
-        weights = [0, 0, 0, 0, 0]
-        for item in self.items:
-            width = item.width
-            row = item.row
-            if row is None:
-                row = next((index for index, weight in enumerate(weights) if weight + width <= 5), None)
-                if row is None:
-                    raise ValueError("could not find open space for item")
-            elif weights[row] + width > 5:
-                raise ValueError(f"item would not fit at row {row}")
-            weights[row] += width
-            rows[row].append(item.to_component_dict())
-        return [{"type": 1, "components": row} for row in rows if row]
-
-    def has_components_v2(self) -> bool:
-        return False
+from bot.glue.layout import Layout
 
 
 async def edit_board(
     interaction: discord.Interaction,
     *,
-    embed: discord.Embed,
-    content: str | None,
-    items: Sequence[Component],
+    view: Layout,
     attachments: Sequence[discord.File] | None = None,
 ) -> None:
-    """Answer ``interaction`` by editing the message it was pressed on to show ``embed``,
-    ``content`` and ``items`` (none: the message's components are removed). ``attachments``
-    replace the message's files; None keeps them. Raises as ``edit_message`` does: an
+    """Answer ``interaction`` by editing the message it was pressed on to show ``view`` (a
+    board's card, ``bot.glue.layout``; an embed or words the message had are cleared).
+    ``attachments`` replace the message's files; None keeps them. Raises as ``edit_message`` does: an
     ``HTTPException`` Discord's refusal (``NotFound`` 10062 when answered after 3 s), and
     ``InteractionResponded`` when the press was answered already."""
     if interaction.response.is_done():
@@ -82,9 +52,9 @@ async def edit_board(
         state.prevent_view_updates_for(pressed)
     params = interaction_message_response_params(
         type=InteractionResponseType.message_update.value,
-        content=content,
-        embed=embed,
-        view=Rows(items) if items else None,  # type: ignore[arg-type]
+        content=None,
+        embed=None,
+        view=view,  # type: ignore[arg-type]
         attachments=MISSING if attachments is None else attachments,
         previous_allowed_mentions=state.allowed_mentions,
     )
@@ -96,22 +66,19 @@ async def edit_message(
     channel_id: int,
     message_id: int,
     *,
-    embed: discord.Embed,
-    content: str | None,
-    items: Sequence[Component],
+    view: Layout,
     attachments: Sequence[discord.File] | None = None,
 ) -> None:
-    """Edit a message by REST to show ``embed``, ``content`` and ``items`` (none: its components
-    are removed), as ``PartialMessage.edit`` does, without what the bot does not use:
-    discord.py's buttons built only to be laid out (``make_view``), and the edited ``Message``
-    parsed from the answer. ``attachments`` replace the message's files; None keeps them.
+    """Edit a message by REST to show ``view`` (a board's card; an embed or words the message
+    had are cleared), as ``PartialMessage.edit`` does, without what the bot does not use: the
+    edited ``Message`` parsed from the answer. ``attachments`` replace the message's files; None keeps them.
     Raises ``HTTPException`` as ``edit`` does. ``state`` is discord.py's connection state."""
     state.prevent_view_updates_for(message_id)
     with handle_message_parameters(
-        content=content,
-        embed=embed,
+        content=None,
+        embed=None,
         attachments=MISSING if attachments is None else attachments,
-        view=Rows(items) if items else None,  # type: ignore[arg-type]
+        view=view,  # type: ignore[arg-type]
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
         await state.http.edit_message(channel_id, message_id, params=params)

@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.glue.components import Component, GameButton, make_view
+from bot.glue.components import Component, GameButton
+from bot.glue.layout import Layout, layout
 from bot.glue.picture_cache import ByteLRU
 from bot.i18n import DEFAULT, N_, kept, t, tn, translated
 
@@ -76,9 +77,13 @@ class Board:
     # The public state it was drawn from, when its game can say (``GameCog.board_state``): a
     # board for an equal state is this one again, and is not drawn.
     state: Any = None
+    # (a line of a field, one of ``items``): that control acts on that line, and is drawn beside
+    # it (a Kabuki stack's Place button, a Kingdom seat's Exchange), not in the rows below.
+    beside: Sequence[tuple[str, Component]] = ()
 
-    def view(self) -> discord.ui.View | None:
-        return make_view(self.items) if self.items else None
+    def layout(self) -> Layout:
+        """The board as Discord shows it: one card (``bot.glue.layout``)."""
+        return layout(self.embed, self.items, content=self.content, beside=self.beside)
 
     def attach_picture(self) -> None:
         if self.picture is not None:

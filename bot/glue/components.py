@@ -125,7 +125,7 @@ class GameButton:
     """A game's button, as plain data. A board is drawn on every press, Monster Masks' with 18
     buttons, and a ``discord.ui.Button`` costs about four times as much to build: so the board's
     own answer sends these as component dicts (``to_component_dict``, laid out by
-    ``bot.glue.answer.Rows``), and ``make_view`` turns them into discord.py buttons only where a view
+    ``bot.glue.layout.rows``), and ``make_view`` turns them into discord.py buttons only where a view
     is needed (a REST edit, a new message, a private panel)."""
 
     __slots__ = ("unbound_id", "custom_id", "label", "style", "emoji", "disabled", "row")

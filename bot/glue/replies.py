@@ -4,18 +4,27 @@ session's board is."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
 
 from bot.glue import faults
 from bot.glue.answer import send_private
+from bot.glue.layout import layout
 from bot.i18n import DEFAULT, t
 
 log = logging.getLogger(__name__)
 
 
-async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+async def reply_card(
+    interaction: discord.Interaction, embed: discord.Embed, items: Sequence[Any] = ()
+) -> None:
+    """``reply_private`` with one card (``bot.glue.layout``): ``embed`` and its controls."""
+    await reply_private(interaction, None, view=layout(embed, items))
+
+
+async def reply_private(interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
     """Answer only the presser, whether or not the interaction was answered already. An answer
     Discord fails (a 5xx or 429 discord.py gave up on, or one too late to take) is logged, with
     its status and code only, and dropped: it changed nothing, and nothing else can carry it."""

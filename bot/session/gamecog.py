@@ -27,6 +27,7 @@ from bot.glue.board import Board, closed_board, final_title, game_title, winners
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
 from bot.glue.interactions import message_id, message_origin, on_ephemeral
+from bot.glue.layout import private
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
@@ -381,7 +382,7 @@ class GameCog(Lobby, commands.GroupCog):
             if in_place:
                 await self._replace_pressed(interaction, self.bound(session, message))
             else:
-                await send_private(interaction, **self.bound(session, message))
+                await send_private(interaction, **private(self.bound(session, message)))
         finally:
             release(message)
         seat = session.seat_of(move.member_id)
@@ -443,6 +444,7 @@ class GameCog(Lobby, commands.GroupCog):
         """Answer a press made on a private panel by editing that panel into ``message``, whole:
         what the message does not have, the panel loses (its text, embed, picture, controls)."""
         edit: dict[str, Any] = {"content": None, "embed": None, "attachments": [], "view": None}
+        message = private(message)
         edit.update((key, value) for key, value in message.items() if key != "file")
         if "file" in message:
             edit["attachments"] = [message["file"]]
@@ -579,7 +581,7 @@ class GameCog(Lobby, commands.GroupCog):
         answer, or else a followup. Discord may refuse it (a token revoked or expired, a press
         answered too late): the move already happened, so the refusal must not fail the press
         nor stop the other seats' messages."""
-        message = self.bound(session, message)
+        message = private(self.bound(session, message))
         try:
             if isinstance(target, SeatToken):
                 await self._followup(target).send(ephemeral=True, **message)

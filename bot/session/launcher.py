@@ -28,7 +28,7 @@ def table_button(channel_id: int, locale: str, row: int) -> GameButton:
 
 def free_row(items: Sequence[Any]) -> int | None:
     """Where Open the table goes among ``items``, laid out as Discord lays them out (an item's own
-    row, else the first with room: ``bot.glue.answer.Rows``): the first row after every row they
+    row, else the first with room: ``bot.glue.layout.rows``): the first row after every row they
     take; when the game takes all five (Monster Masks' tiles and its Mime's row), the last row with
     room, after the game's own controls there; None when every row is full."""
     weights = [0] * ROWS

@@ -33,6 +33,7 @@ from bot.glue.answer import edit_board, edit_message
 from bot.glue.board import Board
 from bot.glue.components import bind
 from bot.glue.interactions import message_id
+from bot.glue.layout import shown
 from bot.i18n import t
 from bot.session import gone
 from bot.session.sessions import PLAYING, Session
@@ -132,13 +133,7 @@ class Publisher:
             files = await self._changed_picture(board)
             self._sending(board)
             try:
-                await edit_board(
-                    interaction,
-                    embed=board.embed,
-                    content=board.content,
-                    items=board.items,
-                    attachments=files,
-                )
+                await edit_board(interaction, view=board.layout(), attachments=files)
             except discord.HTTPException as error:
                 self._sent = None  # not applied: the next edit names its picture, whatever it is
                 if not faults.discords_fault(error):
@@ -210,21 +205,11 @@ class Publisher:
             and [a.to_component_dict() for a in before] == [b.to_component_dict() for b in now]
         )
 
-    async def message_kwargs(self, board: Board, *, editing: bool = False) -> dict[str, Any]:
-        """What discord.py's send or edit takes to show ``board``. An edit names the picture's
-        file only when the message carries another one (an edit without ``attachments`` keeps
-        the message's files)."""
+    async def message_kwargs(self, board: Board) -> dict[str, Any]:
+        """What discord.py's send takes to post ``board`` as a new message."""
         board.attach_picture()
         bind(board.items, self.session.tag)
-        kwargs: dict[str, Any] = {"embed": board.embed, "content": board.content}
-        view = board.view()
-        if view is not None or editing:
-            kwargs["view"] = view
-        if not editing:
-            kwargs["files"] = await picture_files(board)
-        elif (files := await self._changed_picture(board)) is not None:
-            kwargs["attachments"] = files
-        return kwargs
+        return {"view": board.layout(), "files": await picture_files(board)}
 
     async def _changed_picture(self, board: Board) -> list[discord.File] | None:
         """The files an edit of the board message names: None (the message keeps its files)
@@ -309,9 +294,7 @@ class Publisher:
                 self._publishers.state,
                 session.channel_id,
                 message_id,
-                embed=board.embed,
-                content=board.content,
-                items=board.items,
+                view=board.layout(),
                 attachments=files,
             )
         except discord.HTTPException as error:
@@ -376,9 +359,7 @@ class Publisher:
             )
             # Deleted or too old to edit: either way it no longer shows the game.
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(
-                    embed=moved, view=None, attachments=[], content=None
-                )
+                await channel.get_partial_message(old).edit(attachments=[], **shown(moved))
             self.recent.append(discord_now())
         return message
 

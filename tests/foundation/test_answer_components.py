@@ -1,4 +1,4 @@
-"""A board's components as the press's own answer sends them (``bot.glue.answer.Rows``, plain
+"""A board's components as the press's own answer sends them (``bot.glue.layout.rows``, plain
 ``GameButton`` s) are exactly what discord.py's ``View`` sends for the same items."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.glue.answer import Rows
+from bot.glue.layout import rows
 from bot.glue.components import GameButton, GameSelect, bind, bound_id, button_id, make_view
 from bot.session.rematch import PlayAgainButton
 
@@ -37,7 +37,7 @@ def boards() -> list[list[object]]:
 def test_the_answers_rows_are_discord_pys_rows_for_every_kind_of_board() -> None:
     for items in boards():
         bind(items, "0badc0de")
-        assert Rows(items).to_components() == make_view(items).to_components()
+        assert rows(items) == make_view(items).to_components()
 
 
 def test_a_plain_game_button_is_sent_as_discord_pys_button_and_keeps_its_game_binding() -> None:

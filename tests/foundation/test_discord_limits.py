@@ -2,8 +2,9 @@
 simulated games (the fewest and the most seats each game takes, every mode of Death Over the
 Kingdom), their final boards with Play again, and every private message their events make, in
 English, German and French, with 32-character names, each checked by SimCord's validation of a
-message (Discord's own limits: 1,024 characters in a field, 6,000 in a message's embeds, 25
-fields, 5 rows of 5 buttons, ...). The seeds are chosen, not drawn, so a failure repeats.
+message as the bot sends it: one Components V2 card (``bot.glue.layout``; Discord's own limits:
+40 components, 4,000 characters of text in all, 5 buttons to a row, a section's one accessory,
+...), or words alone. The seeds are chosen, not drawn, so a failure repeats.
 
 The cost of a game's steps is the engine's and the renderers' alone (no Discord in between)."""
 
@@ -15,9 +16,9 @@ import pytest
 from random_games import random_steps
 from simcord.components import ComponentValidationError, validate_message_state
 
-from bot.glue.answer import Rows
 from bot.glue.components import bind
-from bot.session.launcher import free_row
+from bot.glue.layout import private
+from bot.session.launcher import free_row, offer_table
 from bot.session.rematch import with_play_again
 from bot.session.sessions import PLAYING, Session
 
@@ -49,28 +50,33 @@ def names(count: int) -> dict[int, str]:
     }
 
 
+V2 = 1 << 15  # a message's Components V2 flag
+
+
 def check(message: dict, what: str) -> None:
-    """``message`` (discord.py's send keyword arguments: content, embed or embeds, view, items) as
-    Discord would take it, or the test fails naming the message and the limit."""
-    embeds = message.get("embeds") or ([message["embed"]] if message.get("embed") is not None else [])
-    if "items" in message:
-        components = Rows(message["items"]).to_components()
-    elif message.get("view") is not None:
-        components = message["view"].to_components()
-    else:
-        components = []
+    """``message`` (a private message as games draw it, or a board's) as the bot sends it to
+    Discord and Discord would take it, or the test fails naming the message and the limit."""
+    sent = private(message)
+    view = sent.get("view")
+    embed = sent.get("embed")
+    components = view.to_components() if view is not None else []
     try:
         validate_message_state(
-            components, flags=0, content=message.get("content"), embeds=[e.to_dict() for e in embeds]
+            components,
+            flags=V2 if view is not None and view.has_components_v2() else 0,
+            content=sent.get("content"),
+            embeds=[embed.to_dict()] if embed is not None else [],
         )
     except ComponentValidationError as refused:
         pytest.fail(f"{what}: Discord would refuse it: {refused}")
 
 
 def board_message(board, session) -> dict:
+    """The board as the publisher sends it: Open the table offered, bound, its picture on."""
+    board = offer_table(board, session.channel_id, session.locale)
     bind(board.items, session.tag)
     board.attach_picture()
-    return {"content": board.content, "embed": board.embed, "items": board.items}
+    return {"view": board.layout()}
 
 
 @pytest.mark.parametrize(("kind", "players", "options"), TABLES, ids=lambda v: str(v))

@@ -418,7 +418,8 @@ def render(
             value=reveal_text(reveal, names, locale),
             inline=False,
         )
-    embed.add_field(name=t(locale, "Stacks (top mask)"), value=stacks_text(view, locale), inline=True)
+    stacks = stacks_text(view, locale)
+    embed.add_field(name=t(locale, "Stacks (top mask)"), value=stacks, inline=True)
     embed.add_field(name=t(locale, "Players"), value=players_text(view, names, locale), inline=False)
     last = event_line(view["last_event"], names, locale)
     if last is not None and not final:
@@ -428,7 +429,11 @@ def render(
         embed.add_field(name=t(locale, "Rounds"), value=rounds, inline=False)
     embed.set_footer(text=_footer(view["deck_left"], view["box"], live and not final, locale))
     items = [] if final else buttons(channel_id, view, locale)
-    return Board(embed=embed, items=items, picture=picture(view, with_reveal=not final, locale=locale))
+    # Each stack's Place button beside that stack's line.
+    beside = list(zip(stacks.split("\n"), items[:4], strict=False)) if items else []
+    return Board(
+        embed=embed, items=items, picture=picture(view, with_reveal=not final, locale=locale), beside=beside
+    )
 
 
 @kept

@@ -26,6 +26,7 @@ from bot.games.kingdom.engine import KingdomEngine
 from bot.games.kingdom.pictures import card_png, reveal_png
 from bot.glue.board import FIELD_VALUE, Board, Picture, final_title, fitted, winners_line
 from bot.glue.components import GameButton, GameSelect, button_id, make_view, select_id
+from bot.glue.layout import MAX_TEXT
 from bot.i18n import DEFAULT, N_, Name, kept, t, tn
 
 COLOUR = discord.Colour.from_rgb(120, 40, 60)
@@ -46,6 +47,8 @@ POWER = "power"
 # My card is on the card panel too: pressed there, it shows the card held now in the same panel.
 CARD = "card"
 PANEL_PRESSES = frozenset({POWER, CARD})
+# Room kept in a board's 4,000 characters for its headings and the short fields (the deck).
+TEXT_MARGIN = 250
 LOG_BUDGET = 1000  # an embed field holds 1024 characters
 
 # A board is drawn on every move, and most of it reads as on the board before: each seat's line
@@ -147,10 +150,12 @@ def _power_label(kind: str, target: int | None, names: Sequence[str], locale: st
 
 def _items(
     view: Mapping[str, Any], names: Sequence[str], channel_id: int, locale: str = DEFAULT
-) -> list[Any]:
-    """Buttons for the moves any holder may make, and My card (where the powers are)."""
+) -> tuple[list[Any], list[tuple[Any, int]]]:
+    """Buttons for the moves any holder may make, and My card (where the powers are); and each
+    button whose move is on another seat, with that seat."""
     version = view["version"]
     items: list[Any] = []
+    targets: list[tuple[Any, int]] = []
     for option in public_options(view):
         kind, target = option["type"], option.get("target")
         if kind in POWERS:
@@ -171,8 +176,10 @@ def _items(
             label, emoji, style = t(locale, "Keep the Thief"), EMOJI[3], discord.ButtonStyle.secondary
         arg = version_arg(version, target if kind == "exchange" else None)
         items.append(GameButton(channel_id, kind, arg, label=label[:80], emoji=emoji, style=style, row=0))
+        if target is not None:
+            targets.append((items[-1], target))
     items.append(my_card_button(channel_id, locale, discord.ButtonStyle.success, row=0))
-    return items
+    return items, targets
 
 
 def my_card_button(
@@ -537,13 +544,21 @@ def kingdom_board(
         parts.append(
             "🎲 " + t(locale, "**{name}** was drawn at random to deal first.", name=names[view["dealer"]])
         )
-    parts += ["", *_seat_lines(view, names, locale)]
+    seat_lines = _seat_lines(view, names, locale)
+    parts += ["", *seat_lines]
     if notes:
         parts += ["", *notes]
     embed.description = "\n".join(parts)
+    footer = _footer(view, live, locale)
+    # Discord shows at most 4,000 characters in a message (``bot.glue.layout``): the seats and
+    # the footer are whole, and the lists that grow (this round's moves, the discards, the end
+    # of the round) share what is left.
+    reveal = view["reveal"]
+    growing = 1 + bool(view["discards"]) + (reveal is not None)
+    share = max(200, (MAX_TEXT - TEXT_MARGIN - len(embed.description) - len(footer)) // growing)
     embed.add_field(
         name=t(locale, "This round"),
-        value=_log([describe(a, names, locale) for a in view["actions"]], locale),
+        value=_log([describe(a, names, locale) for a in view["actions"]], locale, min(LOG_BUDGET, share)),
         inline=False,
     )
     top = view["deck_top"]
@@ -555,25 +570,32 @@ def kingdom_board(
     if view["discards"]:
         embed.add_field(
             name=t(locale, "Discarded"),
-            value=fitted([card_label(c, locale) for c in view["discards"]], ", ", FIELD_VALUE, locale),
+            value=fitted(
+                [card_label(c, locale) for c in view["discards"]], ", ", min(FIELD_VALUE, share), locale
+            ),
             inline=True,
         )
-    reveal = view["reveal"]
     if reveal is not None:
         if view["phase"] == "reveal":
             embed.add_field(
-                name=t(locale, "End of round"), value=_effects(reveal, names, locale), inline=False
+                name=t(locale, "End of round"),
+                value=_effects(reveal, names, locale, min(LOG_BUDGET, share)),
+                inline=False,
             )
         else:
             embed.add_field(
                 name=t(locale, "Last round ({round})", round=reveal["round"]),
-                value=_lowest(reveal, names, locale),
+                value=_lowest(reveal, names, locale, min(FIELD_VALUE, share)),
                 inline=False,
             )
-    embed.set_footer(text=_footer(view, live, locale))
+    embed.set_footer(text=footer)
+    items, targets = _items(view, names, channel_id, locale)
+    # A move on another seat (Exchange, Take their card) beside that seat's line.
+    line_of = dict(zip(view["order"], seat_lines, strict=False))
     return Board(
         embed=embed,
-        items=_items(view, names, channel_id, locale),
+        items=items,
+        beside=[(line_of[seat], item) for item, seat in targets if seat in line_of],
         # The picture is shown while the table looks at the reveal. During play the last round
         # is a line of text: an image on the board made every edit cost about 1 ms more.
         picture=reveal_picture(view, names, game_key, locale) if view["phase"] == "reveal" else None,
