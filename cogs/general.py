@@ -145,7 +145,7 @@ async def leaderboard_page(
     seasons = {s.id: s.name for s in await bot.storage.seasons(guild_id)}
     scope = scope_of(season, seasons, locale)
     title = t(locale, "{game} — leaderboard", game=game_title(locale, cog.title))
-    embed = discord.Embed(title=title + (f" · {scope}" if scope else ""), colour=GAME_COLOUR)
+    embed = discord.Embed(title=title + (f" · {scope}" if scope else ""), colour=cog.colour)
     label = score_name(locale, cog.score_label)
     wins, games, name = t(locale, "Wins"), t(locale, "Games"), t(locale, "Name")
     score = label[:1].upper() + label[1:]  # a column's heading, as its neighbours': "Cards"
@@ -495,7 +495,7 @@ class GeneralCog(commands.Cog):
                 title=t(locale, "{game} — rules", game=game_title(locale, cog.title)),
                 # A game's rules are a catalogue message once its game is converted (Kabuki's).
                 description=t(locale, cog.rules_summary),
-                colour=GAME_COLOUR,
+                colour=cog.colour,
             )
             await interaction.response.send_message(ephemeral=True, **shown(embed))
 

@@ -142,12 +142,11 @@ def lobby_board(
     computers: bool = False,
     notes: Sequence[str] = (),
     locale: str = DEFAULT,
+    colour: discord.Colour = GAME_COLOUR,
 ) -> Board:
-    """The lobby, in ``locale`` (the session's language)."""
+    """The lobby, in ``locale`` (the session's language), in the game's ``colour``."""
     seated = len(names)
-    embed = discord.Embed(
-        title=t(locale, "{game} — lobby", game=game_title(locale, title)), colour=GAME_COLOUR
-    )
+    embed = discord.Embed(title=t(locale, "{game} — lobby", game=game_title(locale, title)), colour=colour)
     embed.description = t(
         locale,
         "Host: **{host}**\nPress **{join}** to take a seat. The host starts the game when "

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.engine import Action, Event, GameEngine, IllegalAction, Result
 from bot.glue import faults
 from bot.glue.answer import delete_original, send_private
-from bot.glue.board import Board, closed_board, final_title, game_title, winners_line
+from bot.glue.board import GAME_COLOUR, Board, closed_board, final_title, game_title, winners_line
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
 from bot.glue.interactions import message_id, message_origin, on_ephemeral
@@ -122,6 +122,8 @@ class GameCog(Lobby, commands.GroupCog):
     # The game's computer players (its descriptor's ``computers`` module), handed over by the bot
     # as it loads the game (``GameBot.load_cogs``); None: the lobby offers no Add computer.
     computer_policy: ModuleType | None = None
+    # The game's colour: its cards' frame (lobby, board) and its slash commands' answers.
+    colour: ClassVar[discord.Colour] = GAME_COLOUR
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot

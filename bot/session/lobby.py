@@ -208,6 +208,7 @@ class Lobby:
             computers=self.computer_policy is not None,
             notes=self.lobby_notes(session),
             locale=session.locale,
+            colour=self.colour,
         )
         board.content = invitation(session)
         if self.bot.table_server is not None:

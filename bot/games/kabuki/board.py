@@ -14,11 +14,14 @@ import discord
 
 from bot.games.kabuki.engine import STACKS, KabukiEngine
 from bot.games.kabuki.pictures import MASKS, board_image, encode, reveal_image, stacked
-from bot.glue.board import GAME_COLOUR, Board, Picture, final_title, winners_line
+from bot.glue.board import Board, Picture, final_title, winners_line
 from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, kept, t, tn
 
 PICTURE_NAME = "kabuki.png"
+# Kabuki's colour (vermilion, of the Okabe-Ito palette the masks are drawn in); a reveal in
+# orange, a finished game in grey.
+COLOUR = discord.Colour.from_rgb(213, 94, 0)
 REVEAL_COLOUR = discord.Colour.from_rgb(230, 159, 0)
 OVER_COLOUR = discord.Colour.dark_grey()
 
@@ -406,7 +409,7 @@ def render(
     cards) and the buttons. ``live=False`` is a replay's board: what was happening, with no clock
     and no call to press anything."""
     reveal = None if final else view["reveal"]
-    colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else GAME_COLOUR)
+    colour = OVER_COLOUR if final else (REVEAL_COLOUR if reveal is not None else COLOUR)
     embed = discord.Embed(
         title=_title(view["round"], view["rounds"], final, locale),
         description=status_line(view, names, locale, live),

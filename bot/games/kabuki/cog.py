@@ -62,6 +62,7 @@ class KabukiCog(
     GameCog, group_name="kabuki", group_description="Kabuki: remember the masks, catch the mistakes"
 ):
     engine_cls = KabukiEngine
+    colour = kabuki_board.COLOUR
     rules_summary = RULES
     score_label = "VP"
 

@@ -73,6 +73,7 @@ peek and the cards shown face up, and think 2–5 s before acting.
 
 class KingdomCog(GameCog, group_name="kingdom", group_description="Death Over the Kingdom"):
     engine_cls = KingdomEngine
+    colour = render.COLOUR
     rules_summary = RULES
     score_label = "tokens"
     panel_presses = render.PANEL_PRESSES

@@ -18,10 +18,12 @@ import discord
 
 from bot.games.masks.engine import MasksEngine
 from bot.games.masks.pictures import board_png, face_png
-from bot.glue.board import GAME_COLOUR, Board, Picture, final_title, winners_line
+from bot.glue.board import Board, Picture, final_title, winners_line
 from bot.glue.components import GameButton
 from bot.i18n import DEFAULT, N_, duration, kept, t, tn
 
+# The island's colour (bluish green, of the Okabe-Ito palette): its lobby, board and cards.
+COLOUR = discord.Colour.from_rgb(0, 158, 115)
 SLAP = "slap"
 CARD = "card"
 END = "end"
@@ -209,7 +211,7 @@ def render(
     ``live=False`` is a replay's board: it says what was going on, with no clock and nothing to
     press. Every word is in ``locale``."""
     mime = names[view["mime"]]
-    embed = discord.Embed(title=_title(view["turn"], view["turns"], locale), colour=GAME_COLOUR)
+    embed = discord.Embed(title=_title(view["turn"], view["turns"], locale), colour=COLOUR)
     if view["phase"] == "guessing":
         embed.description = _guessing(
             mime,
@@ -376,7 +378,7 @@ def render_final(view: dict[str, Any], names: Sequence[str], locale: str = DEFAU
         + tn(locale, "{n} card", "{n} cards", scores[seat])
         for seat in order
     ]
-    embed = discord.Embed(title=final_title(locale, MasksEngine.title), colour=GAME_COLOUR)
+    embed = discord.Embed(title=final_title(locale, MasksEngine.title), colour=COLOUR)
     embed.description = winners_line(locale, [names[seat] for seat in sorted(winners)])
     embed.add_field(name=t(locale, "Cards collected"), value="\n".join(lines), inline=False)
     if view["last_reveal"] is not None:

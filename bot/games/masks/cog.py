@@ -110,6 +110,7 @@ class MasksCog(
     GameCog, group_name="masks", group_description="Island of Monster Masks: mime a face, slap its tile"
 ):
     engine_cls = MasksEngine
+    colour = masks_board.COLOUR
     score_label = "cards"
     rules_summary = RULES
 
