@@ -155,11 +155,20 @@ def now_ms(env: Any) -> int:
 
 
 def enabled_components(message: discord.Message) -> list[Any]:
+    """Every enabled control of the message, nested in a V2 card (rows, a section's accessory)
+    or in a legacy action row."""
     found = []
-    for row in message.components:
-        for item in getattr(row, "children", [row]):
+
+    def walk(items: Any) -> None:
+        for item in items:
             if getattr(item, "custom_id", None) and not getattr(item, "disabled", False):
                 found.append(item)
+            walk(getattr(item, "children", None) or getattr(item, "components", None) or [])
+            accessory = getattr(item, "accessory", None)
+            if accessory is not None:
+                walk([accessory])
+
+    walk(message.components)
     return found
 
 

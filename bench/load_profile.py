@@ -32,7 +32,7 @@ PARSE = "parse (gateway event, Interaction, press_of)"
 ROUTE = "routing and session checks"
 ENGINE = "engine (advance, apply, action_for)"
 BOARD = "board text (render_board and the game's board module)"
-EMBED = "embed and components (built, bound, laid out)"
+EMBED = "card and components (embed, buttons, bound, laid out as a V2 card)"
 ANSWER = "answer request (discord.py: params, JSON, HTTP)"
 TRANSPORT = "transport (aiohttp, TLS: --transport only)"
 GATEWAY = "gateway (events inflated and decoded: --gateway only)"
@@ -112,7 +112,9 @@ def _by_file(path: str) -> str | None:
         return ENGINE
     if "/bot/games/" in path and ("/board" in path or path.endswith("/cog.py")):
         return BOARD
-    if path.endswith(("/bot/glue/components.py", "/discord/embeds.py", "/discord/ui/button.py")):
+    if path.endswith(
+        ("/bot/glue/components.py", "/bot/glue/layout.py", "/discord/embeds.py", "/discord/ui/button.py")
+    ):
         return EMBED
     if path.endswith(("/bot/glue/answer.py", "/discord/http.py", "/discord/webhook/async_.py")):
         return ANSWER
