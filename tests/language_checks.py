@@ -14,8 +14,10 @@ from typing import Any
 import discord
 from babel.messages.pofile import read_po
 from PIL import ImageDraw
+from shown import card, components, is_card, walk
 
 from bot.games import registry
+from bot.glue.layout import MAX_COMPONENTS, MAX_TEXT
 from bot.i18n import t
 from bot.i18n.catalogues import po_files
 
@@ -67,6 +69,18 @@ def assert_fits_discords_limits(board: Any) -> None:
         assert len(field.value) <= LIMITS["field_value"], field.value
     assert len(embed) <= EMBED_TOTAL
     assert all(len(label) <= LABEL for label in item_texts(board.items))
+
+
+def assert_card_fits(message: Any) -> bool:
+    """If ``message`` is a card (Components V2), it fits Discord's limits on one: 4,000
+    characters of text and 40 components in all, those inside others counted. Whether it is one:
+    words alone (a refusal, a notice) are a plain message, which the caller checks."""
+    if not is_card(message):
+        return False
+    parts = list(walk(components(message)))
+    assert sum(len(part["content"]) for part in parts if part.get("type") == 10) <= MAX_TEXT
+    assert len(parts) <= MAX_COMPONENTS
+    return True
 
 
 @contextmanager
@@ -149,7 +163,7 @@ async def rules_as_read(world: World, members: Iterable[Any], game: str) -> dict
     for member in members:
         shown = await member.slash(world.channel, "rules", game=game)
         assert shown.ephemeral
-        read[member] = shown.response.embeds[0].description
+        read[member] = card(shown.response).description
     return read
 
 

@@ -124,10 +124,19 @@ def _embeds(message: Any) -> list[discord.Embed]:
 def card(message: Any) -> discord.Embed:
     """The message's card read back as an embed (see the module): its title, description,
     fields, footer, picture and colour."""
+    (embed,) = cards(message)
+    return embed
+
+
+def cards(message: Any) -> list[discord.Embed]:
+    """Every card of the message, in order, each read back as ``card`` reads one (a replay's
+    page shows two: the board, then what the board hid); a legacy message's embeds."""
     if not is_card(message):
-        (embed,) = _embeds(message)
-        return embed
-    (container,) = [c for c in components(message) if c.get("type") == 17]
+        return _embeds(message)
+    return [_read(c) for c in components(message) if c.get("type") == 17]
+
+
+def _read(container: dict[str, Any]) -> discord.Embed:
     embed = discord.Embed()
     if container.get("accent_color") is not None:
         embed.colour = discord.Colour(container["accent_color"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from shown import card
 
 from bot.games import registry
 
@@ -21,14 +22,14 @@ async def test_the_real_bot_offers_all_three_games_and_the_shared_commands(world
 @pytest.mark.parametrize("game", list(registry.builtin()))
 async def test_every_game_has_rules_and_an_empty_leaderboard(world, game):
     rules = await world.members[0].slash(world.channel, "rules", game=game)
-    assert rules.ephemeral and len(rules.response.embeds[0].description) > 200
+    assert rules.ephemeral and len(card(rules.response).description) > 200
     board = await world.members[0].slash(world.channel, "leaderboard", game=game, sort="wins")
-    assert board.response.embeds[0].description == "No finished games in this server yet."
+    assert card(board.response).description == "No finished games in this server yet."
 
 
 async def test_help_lists_every_game(world):
     helped = await world.members[0].slash(world.channel, "help")
-    text = helped.response.embeds[0].description
+    text = card(helped.response).description
     assert "`/kabuki new` — Kabuki (2–6 players)" in text
     assert "`/masks new` — Island of Monster Masks (3–8 players)" in text
     assert "`/kingdom new` — Death Over the Kingdom" in text

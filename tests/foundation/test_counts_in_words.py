@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.catalog import Catalog
+from shown import card
 from tapgame import TAP, TapCog
 from test_sessions import finish_tap
 
@@ -50,11 +51,11 @@ async def test_leaderboard_and_stats_say_1_win_1_tap_1_game(world):
     await finish_tap(world)  # alice and bob: one tap each, a shared win, one game
     alice = world.members[0]
     board = await alice.slash(world.channel, "leaderboard", game="tap", sort="wins")
-    text = board.response.embeds[0].description
+    text = card(board.response).description
     # The leaderboard is a table of numbers under their columns' names; /stats counts in words.
     assert "#  Wins  Taps  Games  Name\n1     1     1      1  alice\n" in text
     stats = await alice.slash(world.channel, "stats")
-    assert "Best game: **1 tap**" in stats.response.embeds[0].fields[0].value
+    assert "Best game: **1 tap**" in card(stats.response).fields[0].value
 
 
 def test_the_bots_words_for_a_score_are_translated_by_the_shared_commands():

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from language_checks import embed_text, item_texts
 from random_games import random_steps
+from shown import card
 
 from bot.community.replays import log_record, steps
 from bot.i18n import Name, t
@@ -119,6 +120,6 @@ async def test_whole_games_in_french_elide_before_every_name(simcord_env, kind, 
 async def test_stats_of_a_member_whose_name_starts_with_a_vowel(world, locales):
     alice, bob = world.members[:2]  # alice: a vowel
     locales.members[bob.id] = "fr"
-    stats = (await bob.slash(world.channel, "stats", member=alice)).response.embeds[0]
+    stats = card((await bob.slash(world.channel, "stats", member=alice)).response)
     assert stats.title == "Stats d'alice"
-    assert (await bob.slash(world.channel, "stats")).response.embeds[0].title == "Stats de bob"
+    assert card((await bob.slash(world.channel, "stats")).response).title == "Stats de bob"

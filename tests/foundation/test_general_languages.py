@@ -6,6 +6,9 @@ shows a word of English that bypassed the catalogue."""
 from __future__ import annotations
 
 import discord
+from language_checks import assert_card_fits
+from shown import above, card, controls
+from shown import text as all_words
 from test_ratings_discord import play
 
 from bot.community.ratings import MIN_RATED_GAMES
@@ -53,22 +56,26 @@ def embed_text(embed) -> str:
 
 
 def labels(message) -> list[str]:
-    return [c["label"] for row in message.components for c in row["components"] if c.get("label")]
+    return [c.label for c in controls(message) if c.label]
 
 
 def within_limits(message) -> None:
-    assert len(message.content or "") <= CONTENT_MAX
-    for embed in message.embeds:
-        assert len(embed.title or "") <= TITLE_MAX and len(embed.description or "") <= DESCRIPTION_MAX
-        assert len(embed.footer.text or "") <= FOOTER_MAX
-        assert all(len(f.value) <= FIELD_VALUE_MAX for f in embed.fields)
-        assert len(embed) <= TOTAL_MAX
+    """Discord's limits: a card's (Components V2) 4,000 characters of text and 40 components in
+    all; words alone (a refusal, a notice), a message's 2,000 characters."""
+    if not assert_card_fits(message):
+        assert len(message.content or "") <= CONTENT_MAX
+        for embed in message.embeds:
+            assert len(embed.title or "") <= TITLE_MAX and len(embed.description or "") <= DESCRIPTION_MAX
+            assert len(embed.footer.text or "") <= FOOTER_MAX
+            assert all(len(f.value) <= FIELD_VALUE_MAX for f in embed.fields)
+            assert len(embed) <= TOTAL_MAX
     assert all(len(label) <= LABEL_MAX for label in labels(message))
 
 
 def shown(answer) -> str:
+    """Every word of an answer: its card (or content and embeds), then its buttons' labels."""
     message = answer.response
-    return "\n".join([message.content or "", *map(embed_text, message.embeds), *labels(message)])
+    return "\n".join([all_words(message), *labels(message)])
 
 
 async def test_every_general_answer_in_the_pseudo_locale_has_no_untranslated_english(
@@ -107,16 +114,16 @@ async def test_every_general_answer_in_the_pseudo_locale_has_no_untranslated_eng
     answers.append(await boss.click(asked.response, label=labels(asked.response)[0]))
     post = world.board()
     # /rules: the frame is the catalogue's (the test game's own rules text is not shipped).
-    rules = (await alice.slash(world.channel, "rules", game="tap")).response.embeds[0]
+    rules = card((await alice.slash(world.channel, "rules", game="tap")).response)
     assert untranslated(rules.title, allowed=DATA) == [] and rules.title.endswith("ŕúĺéš⟧")
     for answer in answers:
         within_limits(answer.response)
         assert untranslated(shown(answer), allowed=DATA) == [], shown(answer)
     # The season's champions post is public: the server's language (the pseudo-locale here).
-    assert untranslated(post.content + "\n" + embed_text(post.embeds[0]), allowed=DATA) == []
-    assert "⟦" in post.embeds[0].title
+    assert untranslated(above(post) + "\n" + embed_text(card(post)), allowed=DATA) == []
+    assert "⟦" in card(post).title
     # Rating tiers, in /stats and /help, come from the catalogue as well.
-    help_text = answers[0].response.embeds[0].description
+    help_text = card(answers[0].response).description
     assert "⟦Ɓŕóñžé⟧" in help_text and "⟦Đíáɱóñđ⟧ 1700+" in help_text
 
 
@@ -133,22 +140,22 @@ async def test_members_of_three_languages_on_a_french_server(world, simcord_env,
         await play(world, alice, bob)
 
     # Private answers: each member's own language.
-    german = (await alice.slash(world.channel, "stats")).response.embeds[0]
+    german = card((await alice.slash(world.channel, "stats")).response)
     assert german.title == "Statistik für alice"
     assert "Partien: **3** · Siege: **3**" in german.fields[0].value
     assert "Wertungszahl: **" in german.fields[0].value and "3 gewertete Partien" in german.fields[0].value
-    english = (await bob.slash(world.channel, "stats")).response.embeds[0]
+    english = card((await bob.slash(world.channel, "stats")).response)
     assert english.title == "Stats for bob" and "Bronze" in english.fields[0].value
-    help_de = (await alice.slash(world.channel, "help")).response.embeds[0]
+    help_de = card((await alice.slash(world.channel, "help")).response)
     assert (
         help_de.title == "Party-Kartenspiele"
         and "`/rangliste spiel: [sortierung:] [saison:]`" in help_de.description
     )
-    help_fr = (await carol.slash(world.channel, "help")).response.embeds[0]
+    help_fr = card((await carol.slash(world.channel, "help")).response)
     assert (
         "`/classement jeu: [tri:] [saison:]`" in help_fr.description and "Argent 1100+" in help_fr.description
     )
-    settings = (await boss.slash(world.channel, "settings")).response.content
+    settings = card((await boss.slash(world.channel, "settings")).response).description
     assert (
         "computer-gewertet: **aus**: Partien mit Computerspielern **ändern** keine Wertungszahl" in settings
     )
@@ -163,7 +170,7 @@ async def test_members_of_three_languages_on_a_french_server(world, simcord_env,
 
     # The leaderboard is public: French whoever asks, and its pages turn in French.
     board = (await alice.slash(world.channel, "leaderboard", game="tap", sort="wins")).response
-    embed = board.embeds[0]
+    embed = card(board)
     assert embed.title == "Tap — classement · cette saison" or embed.title.startswith("Tap — classement")
     assert embed.description.splitlines()[1:3] == [
         "#  Victoires  Taps  Parties  Nom",
@@ -178,10 +185,10 @@ async def test_members_of_three_languages_on_a_french_server(world, simcord_env,
     done = await boss.click(asked.response, label="Saison archivieren")
     assert done.response.content == "Saison **Printemps** archiviert."
     post = world.board()
-    assert post.content.startswith(
+    assert above(post).startswith(
         "La saison **Printemps** est terminée et archivée (`/classement saison:Printemps`)"
     )
-    champions = post.embeds[0]
+    champions = card(post)
     assert champions.title == "Saison Printemps — champions"
     assert champions.fields[0].value.splitlines()[0].startswith(f"🥇 alice (<@{alice.id}>) — **")
     assert (

@@ -4,6 +4,7 @@ answers each member in their own language, and /settings language: sets the serv
 from __future__ import annotations
 
 import discord
+from shown import card, text
 
 from bot.community.ratings import MIN_RATED_GAMES
 from bot.i18n.pseudo import untranslated
@@ -44,7 +45,7 @@ async def test_privacy_answers_each_member_in_their_own_discord_language(world, 
     for member in (german, french, spanish, english):
         shown = await member.slash(world.channel, "privacy")
         assert shown.ephemeral
-        answers[member] = shown.response.embeds[0]
+        answers[member] = card(shown.response)
     assert answers[german].title == "Deine Daten"
     assert "**Was dieser Bot speichert**" in answers[german].description
     assert "`/vergiss-mich` entfernt deine Ergebnisse" in answers[german].description
@@ -64,7 +65,7 @@ async def test_privacy_answers_each_member_in_their_own_discord_language(world, 
 async def test_privacy_in_the_pseudo_locale_has_no_untranslated_english(world, locales, pseudo_locale):
     member = world.members[0]
     locales.members[member.id] = pseudo_locale
-    embed = (await member.slash(world.channel, "privacy")).response.embeds[0]
+    embed = card((await member.slash(world.channel, "privacy")).response)
     assert embed.title.startswith("⟦") and embed.description.startswith("⟦")
     # `verify` is the command-line tool's name, the same in every language.
     assert untranslated(f"{embed.title}\n{embed.description}", allowed=["verify"]) == []
@@ -86,20 +87,23 @@ async def test_a_moderator_sets_the_servers_language_for_public_messages(
 
     saved = await boss.slash(world.channel, "settings", language="de")
     assert saved.ephemeral
-    assert "language: **Deutsch** (chosen here): boards and announcements speak it" in saved.response.content
+    assert (
+        "language: **Deutsch** (chosen here): boards and announcements speak it"
+        in card(saved.response).description
+    )
     assert (await bot.storage.settings(guild.id)).language == "de"
     # Public messages speak German whatever the server's own locale; private ones stay per member.
     assert await bot.languages.public(bot.storage, guild.id, "fr") == "de"
     locales.members[world.members[1].id] = "fr"
-    assert (await world.members[1].slash(world.channel, "privacy")).response.embeds[0].title == "Vos données"
+    assert card((await world.members[1].slash(world.channel, "privacy")).response).title == "Vos données"
 
     bot = await restart_bot()
     assert await bot.languages.public(bot.storage, guild.id, "en-US") == "de"
     back = await boss.slash(world.channel, "settings", language="default")
-    assert "language: **English** (the server's own language)" in back.response.content
+    assert "language: **English** (the server's own language)" in card(back.response).description
     assert (await bot.storage.settings(guild.id)).language is None
     assert await bot.languages.public(bot.storage, guild.id, "fr") == "fr"
-    assert not any(m.content and "language" in m.content for m in world.channel.history())
+    assert not any("language" in text(m) for m in world.channel.history())
 
 
 async def test_a_french_server_speaks_french_until_a_moderator_chooses_otherwise(simcord_env, locales):
@@ -108,7 +112,7 @@ async def test_a_french_server_speaks_french_until_a_moderator_chooses_otherwise
     boss = admin(guild, simcord_env, "patron")
     bot = simcord_env.bot
     shown = await boss.slash(channel, "settings")
-    assert "language: **Français** (the server's own language)" in shown.response.content
+    assert "language: **Français** (the server's own language)" in card(shown.response).description
     assert await bot.languages.public(bot.storage, guild.id, "fr") == "fr"
     await boss.slash(channel, "settings", language="en")
     assert await bot.languages.public(bot.storage, guild.id, "fr") == "en"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from language_checks import EMBED_TOTAL, LIMITS
+from shown import card
 
 from bot.community import table
 from bot.community.ratings import MIN_RATED_GAMES
@@ -107,6 +108,6 @@ async def test_the_leaderboard_command_shows_the_table_in_the_servers_language(w
     await record_members(simcord_env.bot.storage, world.guild.id, names)
     simcord_env.bot.languages.remember(world.guild.id, "de")
     shown = await world.members[0].slash(world.channel, "leaderboard", game="tap")
-    lines = shown.response.embeds[0].description.splitlines()
+    lines = card(shown.response).description.splitlines()
     assert lines[1] == "#  Wertungszahl  Siege  Partien  Name"
     assert lines[2].startswith("1  ") and " Silber " in lines[2] or " Bronze " in lines[2]

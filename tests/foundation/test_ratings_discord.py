@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import discord
 from lobby_buttons import lobby_id
+from shown import above, card, rows
+from shown import text as shown_text
 from worlds import build_world
 
 from bot.community.ratings import MIN_RATED_GAMES, NEW, update
@@ -29,14 +31,12 @@ def admin(world):
 async def test_finished_games_rank_members_by_rating_after_enough_games(world):
     alice, bob, carol = world.members[:3]
     early = await alice.slash(world.channel, "leaderboard", game="tap")
-    assert (
-        early.response.embeds[0].description == f"Nobody has played {MIN_RATED_GAMES} rated games here yet."
-    )
+    assert card(early.response).description == f"Nobody has played {MIN_RATED_GAMES} rated games here yet."
     for _ in range(MIN_RATED_GAMES):
         await play(world, alice, bob)
     await play(world, carol, bob)  # carol has one game: not ranked yet
     shown = await carol.slash(world.channel, "leaderboard", game="tap")
-    embed = shown.response.embeds[0]
+    embed = card(shown.response)
     lines = embed.description.splitlines()
     ratings = {
         r.user_id: r
@@ -60,10 +60,10 @@ async def test_stats_show_the_rating_and_its_change_in_the_last_game(world):
     await play(world, alice, bob)
     winner, loser = update([NEW, NEW], [1, 2])
     assert loser.ordinal < 0 and (winner.shown, loser.shown) == (1069, 963)
-    mine = (await alice.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    mine = card((await alice.slash(world.channel, "stats")).response).fields[0].value
     assert "Rating: **1069** · Newcomer (+69 in the last game; 1 rated game, ranked after 3)" in mine
     assert "All-time rating: **1069** · Newcomer" in mine
-    theirs = (await alice.slash(world.channel, "stats", member=bob)).response.embeds[0].fields[0].value
+    theirs = card((await alice.slash(world.channel, "stats", member=bob)).response).fields[0].value
     assert "Rating: **963** · Newcomer (-37 in the last game; 1 rated game, ranked after 3)" in theirs
 
 
@@ -74,9 +74,9 @@ async def test_stats_are_private_whoever_they_are_about(world):
     own = await alice.slash(world.channel, "stats")
     other = await alice.slash(world.channel, "stats", member=bob)
     assert own.ephemeral and other.ephemeral
-    assert other.response.embeds[0].title == "Stats for bob"
+    assert card(other.response).title == "Stats for bob"
     assert len(world.channel.history(viewer=bob)) == before  # bob's channel shows nothing new
-    help_text = (await alice.slash(world.channel, "help")).response.embeds[0].description
+    help_text = card((await alice.slash(world.channel, "help")).response).description
     assert (
         "`/stats [member]` — games, wins, scores and rating per game, yours or a member's; only you see"
         in (help_text)
@@ -94,7 +94,7 @@ class TapComputer:
 async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypatch):
     alice, bob = world.members[:2]
     await play(world, alice, bob)
-    lost = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    lost = card((await bob.slash(world.channel, "stats")).response).fields[0].value
     assert "in the last game" in lost and "±0" not in lost
     # Then a game with a computer player, which changes no rating (computers-rated is off).
     monkeypatch.setattr(world.env.bot.game_cogs["tap"], "computer_policy", TapComputer)
@@ -104,7 +104,7 @@ async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypa
     await alice.click(world.board(), label="Start")
     await alice.click(world.board(), label="Tap")
     assert await world.env.bot.storage.game_count(world.guild.id) == 2
-    after = (await bob.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    after = card((await bob.slash(world.channel, "stats")).response).fields[0].value
     assert "Games: **2** · Wins: **0**" in after
     assert "(±0 in the last game; 1 rated game, ranked after 3)" in after
     assert "Rating: **963** · Newcomer (±0" in after
@@ -114,12 +114,12 @@ async def test_a_game_that_rated_nobody_shows_no_change_in_stats(world, monkeypa
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
     await alice.slash(world.channel, "end")
-    mine = (await alice.slash(world.channel, "stats")).response.embeds[0].fields[0].value
+    mine = card((await alice.slash(world.channel, "stats")).response).fields[0].value
     assert "(±0 in the last game; 2 rated games, ranked after 3)" in mine
 
 
 async def test_help_says_what_the_rating_and_its_tiers_mean(world):
-    text = (await world.members[0].slash(world.channel, "help")).response.embeds[0].description
+    text = card((await world.members[0].slash(world.channel, "help")).response).description
     assert "**Your rating** starts at 1000" in text and "never below 0" in text
     assert (
         "Tiers: Newcomer (fewer than 3 rated games: not ranked yet) · Bronze · Silver 1100+ · Gold 1300+ · "
@@ -145,14 +145,14 @@ async def test_sort_by_score_and_wins(world, simcord_env):
         GameRecord("s", world.guild.id, 5, "tap", {}, 1, 0, 1, "finished", seats)
     )
     by_score = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="score")
-    assert by_score.response.embeds[0].description.splitlines()[1:4] == [
+    assert card(by_score.response).description.splitlines()[1:4] == [
         "#  Taps  Wins  Games  Name",
         "1     9     0      1  many",
         "2     1     1      1  won",
     ]
-    assert "ranked by taps (more is better), then wins" in by_score.response.embeds[0].footer.text
+    assert "ranked by taps (more is better), then wins" in card(by_score.response).footer.text
     by_wins = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
-    assert by_wins.response.embeds[0].description.splitlines()[1:4] == [
+    assert card(by_wins.response).description.splitlines()[1:4] == [
         "#  Wins  Taps  Games  Name",
         "1     1     1      1  won",
         "2     0     9      1  many",
@@ -175,16 +175,16 @@ async def test_a_new_season_needs_manage_server_and_a_confirmation_then_archives
     await restart_bot()
     done = await boss.click(asked.response, label="Archive the season")
     assert "Season **Spring** archived." in done.response.content
-    assert "Season **Spring** is over" in world.board().content  # said in the channel
+    assert "Season **Spring** is over" in above(world.board())  # said in the channel
     fresh = await bob.slash(world.channel, "leaderboard", game="tap")
-    assert fresh.response.embeds[0].title == "Tap — leaderboard · this season"
-    assert fresh.response.embeds[0].description.startswith("Nobody has played")
+    assert card(fresh.response).title == "Tap — leaderboard · this season"
+    assert card(fresh.response).description.startswith("Nobody has played")
     archived = await bob.slash(world.channel, "leaderboard", game="tap", season="spring")
-    assert archived.response.embeds[0].title == "Tap — leaderboard · season Spring"
-    assert archived.response.embeds[0].description.splitlines()[2].startswith("1  1168 Silver")
-    assert archived.response.embeds[0].description.splitlines()[2].endswith("  alice")
+    assert card(archived.response).title == "Tap — leaderboard · season Spring"
+    assert card(archived.response).description.splitlines()[2].startswith("1  1168 Silver")
+    assert card(archived.response).description.splitlines()[2].endswith("  alice")
     all_time = await bob.slash(world.channel, "leaderboard", game="tap", sort="wins", season="all time")
-    assert all_time.response.embeds[0].description.splitlines()[2] == "1     3     3      3  alice"
+    assert card(all_time.response).description.splitlines()[2] == "1     3     3      3  alice"
     unknown = await bob.slash(world.channel, "leaderboard", game="tap", season="Winter")
     assert unknown.ephemeral and "**Spring** or **all time**" in unknown.response.content
     again = await boss.slash(world.channel, "season new", name="SPRING")
@@ -222,10 +222,10 @@ async def test_forget_me_removes_exactly_one_member_from_every_server_after_conf
         assert await storage.stats(guild.id, bob.id) == []
     assert {m.id: await storage.ratings_of(world.guild.id, m.id) for m in (alice, carol)} == before
     board = await alice.slash(world.channel, "leaderboard", game="tap", sort="wins")
-    text = board.response.embeds[0].description
+    text = card(board.response).description
     assert "bob" not in text and str(bob.id) not in text and "alice" in text and "carol" in text
     stats = await alice.slash(world.channel, "stats", member=bob)
-    assert stats.response.embeds[0].description == "No games played in this server yet."
+    assert card(stats.response).description == "No games played in this server yet."
     # bob's seat in alice's game is still there, as a former member.
     rows, _ = await storage.leaderboard(world.guild.id, "tap", sort="wins")
     assert FORMER_MEMBER not in [r.user_id for r in rows]
@@ -255,7 +255,7 @@ async def test_a_standings_reset_needs_manage_server_and_clears_this_server_only
 
 async def test_privacy_says_what_is_kept_and_how_to_remove_it(world):
     shown = await world.members[0].slash(world.channel, "privacy")
-    text = shown.response.embeds[0].description
+    text = card(shown.response).description
     assert shown.ephemeral
     for words in (
         "user id",
@@ -280,11 +280,11 @@ async def test_only_manage_server_switches_whether_games_with_computers_are_rate
     assert not (await storage.settings(world.guild.id)).computers_rated
     boss = admin(world)
     shown = await boss.slash(world.channel, "settings")
-    assert shown.ephemeral and "computers-rated: **off**" in shown.response.content
+    assert shown.ephemeral and "computers-rated: **off**" in card(shown.response).description
     saved = await boss.slash(world.channel, "settings", **{"computers-rated": True})
-    assert saved.ephemeral and "computers-rated: **on**" in saved.response.content
+    assert saved.ephemeral and "computers-rated: **on**" in card(saved.response).description
     assert (await storage.settings(world.guild.id)).computers_rated
-    assert not any(m.content and "computers-rated" in m.content for m in world.channel.history())
+    assert not any("computers-rated" in shown_text(m) for m in world.channel.history())
 
 
 async def test_a_leaderboard_button_from_before_sorts_still_pages_by_wins(world, simcord_env):
@@ -295,13 +295,13 @@ async def test_a_leaderboard_button_from_before_sorts_still_pages_by_wins(world,
         GameRecord("k", world.guild.id, 5, "tap", {}, 1, 0, 1, "finished", players)
     )
     await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
-    assert world.board().components[0].children[1].custom_id == "lb:tap:w:0:1:next"
+    assert rows(world.board())[0][1].custom_id == "lb:tap:w:0:1:next"
     # A board as the previous version posted it: lb:<kind>:<page>:<dir>.
     channel = simcord_env.bot.get_channel(world.channel.id)
     old = discord.ui.View()
     old.add_item(discord.ui.Button(label="Next ▶", custom_id="lb:tap:1:next"))
     await channel.send("old board", view=old)
     await world.members[1].click(world.board(), label="Next ▶")
-    page = world.board().embeds[0]
+    page = card(world.board())
     assert "Page 2/2" in page.footer.text and "ranked by wins" in page.footer.text
     assert page.title == "Tap — leaderboard · all time"

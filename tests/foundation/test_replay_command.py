@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from language_checks import EMBED_TOTAL, LIMITS
+from shown import above, card, cards, controls, labels
 from test_verify_replay import REPLAYED, record_of, swap_two_cards
 from worlds import build_world
 
@@ -19,6 +21,7 @@ from bot.community.replays import history, steps, title, verify
 from bot.games.kabuki.board import mask
 from bot.games.kingdom.cards import NAMES as KINGDOM_CARDS
 from bot.games.masks.faces import monster_name
+from bot.glue import layout
 from bot.storage import FORMER_MEMBER, GameRecord, PlayerRecord
 
 GAMES = REPLAYED  # every registered game that keeps its record
@@ -94,16 +97,21 @@ def pager(rec, names, page):
     return f"Step **{last} / {total}**" if first == last else f"Steps **{first}–{last} / {total}**"
 
 
+def as_shown(embed):
+    """``embed`` as a card shows it, read back (``shown.card``): what a page's card must equal."""
+    return card(SimpleNamespace(components=layout.card(embed)))
+
+
 def assert_page(shown, rec, names, step, count):
     """The private page shows page ``step``: what it did, the public board as the engine stood
     just after it, and the board's secrets face up."""
     moment = pages_of(rec, names)[step - 1]
     _, engine = engine_at(rec, names, moment.step)
     message = shown.response
-    assert f"{pager(rec, names, step)}: {moment.text}" in message.content
-    board, face_up = message.embeds
+    assert f"{pager(rec, names, step)}: {moment.text}" in above(message)
+    board, face_up = cards(message)
     expected = public_board(rec["game"], engine, names, "k1").embed
-    assert board.to_dict() == expected.to_dict()
+    assert board.to_dict() == as_shown(expected).to_dict()
     assert face_up.title == FACE_UP_TITLE
     for secret in secrets_of(rec["game"], engine, names):
         assert secret in face_up.description
@@ -118,15 +126,13 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     alice = world.members[0]
     shown = await alice.slash(world.channel, "replay")
     assert shown.ephemeral
-    assert (
-        f"**Replay: {title(kind)}**" in shown.response.content
-        and f"<#{world.channel.id}>" in shown.response.content
-    )
-    assert "✅ Shuffle verified:" in shown.response.content
-    assert f"SHA-256 of {rec['salt']}:{rec['seed']}" in shown.response.content
+    said = above(shown.response)
+    assert f"**Replay: {title(kind)}**" in said and f"<#{world.channel.id}>" in said
+    assert "✅ Shuffle verified:" in said
+    assert f"SHA-256 of {rec['salt']}:{rec['seed']}" in said
     assert_page(shown, rec, names, 1, count)
     message = shown.response
-    assert [c["label"] for row in message.components for c in row["components"]] == [
+    assert labels(message) == [
         *NAV_LABELS,
         "Post in channel",
         "Download record",
@@ -144,7 +150,7 @@ async def test_replay_steps_through_the_last_game_in_this_channel_face_up(world,
     last = await alice.click(pressed.response, label="⏭")
     engine = assert_page(last, rec, names, count, count)
     assert engine.is_over
-    assert last.response.embeds[0].title.endswith(" — game over")
+    assert cards(last.response)[0].title.endswith(" — game over")
     first = await alice.click(last.response, label="⏮")
     assert_page(first, rec, names, 1, count)
 
@@ -164,12 +170,12 @@ async def test_a_game_picked_from_the_members_recent_games(world, simcord_env):
     assert [c["value"] for c in typed] == ["kabukigame"]
     assert await frank.autocomplete(world.channel, "replay", "game", "") == []  # seated in neither
     shown = await alice.slash(world.channel, "replay", game="kabukigame")
-    assert "**Replay: Kabuki**" in shown.response.content and f"<#{other.id}>" in shown.response.content
+    assert "**Replay: Kabuki**" in above(shown.response) and f"<#{other.id}>" in above(shown.response)
     # Anyone in the server may watch a finished game: nothing in it is secret any more.
     watched = await frank.slash(world.channel, "replay", game="kabukigame")
-    assert watched.ephemeral and "Step **1 / " in watched.response.content
-    labels = [c["label"] for row in watched.response.components for c in row["components"]]
-    assert labels == [*NAV_LABELS]  # he did not play it: no Post in channel, no Download record
+    assert watched.ephemeral and "Step **1 / " in above(watched.response)
+    # He did not play it: no Post in channel, no Download record.
+    assert labels(watched.response) == [*NAV_LABELS]
 
 
 async def test_refusals_change_nothing(world, simcord_env):
@@ -192,7 +198,8 @@ async def test_a_forgotten_members_seat_is_a_former_member(world):
     names = ["alice", None, "carol", "dave", "erin"]
     await keep(world, rec, "k1", seated=names)
     shown = await world.members[0].slash(world.channel, "replay")
-    text = shown.response.embeds[0].description + shown.response.embeds[1].description
+    board, face_up = cards(shown.response)
+    text = board.description + face_up.description
     assert "a former member" in text and "bob" not in text
 
 
@@ -201,12 +208,12 @@ async def test_a_tampered_record_does_not_verify(world):
     swap_two_cards(rec)
     await keep(world, rec, "k1")
     shown = await world.members[0].slash(world.channel, "replay")
-    content = shown.response.content
+    content = above(shown.response)
     assert "⚠️ Shuffle not verified: log entry 0 (round, round 1): card 1 of the deck is" in content
     assert "This game's record does not replay" in content
     assert "✅" not in content
     # No steps to walk nor to post; its players may still take the record to look into it.
-    assert [c["label"] for row in shown.response.components for c in row["components"]] == ["Download record"]
+    assert labels(shown.response) == ["Download record"]
 
 
 async def test_a_stored_record_without_its_commitment_says_it_cannot_be_checked(world, locales):
@@ -216,13 +223,13 @@ async def test_a_stored_record_without_its_commitment_says_it_cannot_be_checked(
     await keep(world, rec, "m1")
     alice, bob = world.members[0], world.members[1]
     locales.members[bob.id] = "de"
-    content = (await alice.slash(world.channel, "replay")).response.content
+    content = above((await alice.slash(world.channel, "replay")).response)
     assert (
         "⚠️ Shuffle cannot be checked: this record carries no shuffle commitment, so nothing shows "
         "the seed was fixed before the deal."
     ) in content
     assert "✅" not in content and "simulated" not in content
-    german = (await bob.slash(world.channel, "replay")).response.content
+    german = above((await bob.slash(world.channel, "replay")).response)
     assert "⚠️ Mischen nicht überprüfbar" in german and "Shuffle" not in german
 
 
@@ -232,7 +239,7 @@ LIVE = re.compile(r"<t:\d+:R>|[Pp]ress(es)? \*\*|Time's up|time runs out|starts 
 
 
 def embeds_text(message):
-    return json.dumps([e.to_dict() for e in message.embeds], ensure_ascii=False)
+    return json.dumps([e.to_dict() for e in cards(message)], ensure_ascii=False)
 
 
 @pytest.mark.parametrize("kind", GAMES)
@@ -270,12 +277,12 @@ async def test_stepping_through_a_replay_each_page_differs_and_shows_no_clock(wo
     if kind == "masks":  # slaps in a race still being decided share the page where it is decided
         second = (await alice.click(message, label="⏮")).response
         second = (await alice.click(second, label="▶")).response
-        line = next(line for line in second.content.splitlines() if line.startswith(pager(rec, names, 2)))
+        line = next(line for line in above(second).splitlines() if line.startswith(pager(rec, names, 2)))
         assert " slaps " in line and " · " in line and line.endswith(pages_of(rec, names)[1].text)
 
 
 def custom_ids(message):
-    return [c["custom_id"] for row in message.components for c in row["components"]]
+    return [c.custom_id for c in controls(message)]
 
 
 def public_messages(world, viewer):
@@ -294,26 +301,26 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     posted = await alice.click(page, label="Post in channel")
     public = posted.response
     assert not public.ephemeral and public.channel_id == world.channel.id
-    assert public.content.startswith("📣 **alice** posted this replay of a finished game.")
-    assert f"{pager(rec, names, 11)}\n✅ Shuffle verified:" in public.content
-    assert pages_of(rec, names)[10].text not in public.content  # the step's words are written face up
+    assert above(public).startswith("📣 **alice** posted this replay of a finished game.")
+    assert f"{pager(rec, names, 11)}\n✅ Shuffle verified:" in above(public)
+    assert pages_of(rec, names)[10].text not in above(public)  # the step's words are written face up
     # The board as the channel saw it at that step; what it hid stays in the private view.
-    assert [e.to_dict() for e in public.embeds] == [page.embeds[0].to_dict()]
+    assert [e.to_dict() for e in cards(public)] == [cards(page)[0].to_dict()]
     _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
     view = engine.view(None)
     shown = {s["top"] for s in view["stacks"]} | ({view["current"]["card"]} if view["current"] else set())
     buried = {c for stack in engine.stacks for c in stack[:-1]} - shown  # as test_kabuki_discord_game
-    assert buried and not any(mask(card) in embeds_text(public) + public.content for card in buried)
-    assert [c["label"] for row in public.components for c in row["components"]] == ["Watch it yourself"]
+    assert buried and not any(mask(card) in embeds_text(public) + above(public) for card in buried)
+    assert labels(public) == ["Watch it yourself"]
     assert custom_ids(public) == [f"rwatch:{key}:11"]
     # Everyone in the channel sees it; whoever presses Watch gets the replay privately there.
     assert [m.id for m in public_messages(world, frank)] == [public.id]
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and pager(rec, names, 11) in watched.response.content
-    assert watched.response.embeds[1].title == FACE_UP_TITLE
+    assert watched.ephemeral and pager(rec, names, 11) in above(watched.response)
+    assert cards(watched.response)[1].title == FACE_UP_TITLE
     # frank did not play: he may watch, but neither post it nor take its record, so his page
     # shows no button that could only refuse him.
-    assert [c["label"] for row in watched.response.components for c in row["components"]] == [*NAV_LABELS]
+    assert labels(watched.response) == [*NAV_LABELS]
     # Another player, a minute later: the same game was posted here just now.
     await world.env.advance_time(60)
     again = (await bob.slash(world.channel, "replay")).response
@@ -328,15 +335,15 @@ async def test_a_player_posts_the_step_they_watch_for_the_channel_once_in_ten_mi
     await restart_bot(GAMES)
     again = (await bob.click(again, label="⏭")).response
     second = (await bob.click(again, label="Post in channel")).response
-    assert not second.ephemeral and second.content.startswith("📣 **bob** posted")
-    assert f"{pager(rec, names, count)}" in second.content and second.embeds[0].title == "Kabuki — game over"
+    assert not second.ephemeral and above(second).startswith("📣 **bob** posted")
+    assert f"{pager(rec, names, count)}" in above(second) and card(second).title == "Kabuki — game over"
     # The last Stop! revealed a stack the channel never saw (the final board keeps it hidden).
     _, engine = engine_at(rec, names, pages_of(rec, names)[-1].step)
     tops = {s["top"] for s in engine.view(None)["stacks"]}
     hidden = {c for stack in engine.stacks for c in stack[:-1]} - tops
-    assert hidden and not any(mask(card) in embeds_text(second) + second.content for card in hidden)
+    assert hidden and not any(mask(card) in embeds_text(second) + above(second) for card in hidden)
     watched = await frank.click(public, label="Watch it yourself")
-    assert watched.ephemeral and pager(rec, names, 11) in watched.response.content
+    assert watched.ephemeral and pager(rec, names, 11) in above(watched.response)
     assert len(public_messages(world, frank)) == 2
     # A page shown while its viewer was a player, pressed after /forget-me took their seat away,
     # still refuses: the buttons only stop being offered, the check stays.
@@ -381,7 +388,7 @@ async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifie
             break
         await simcord_env.advance_time(3)
     page = (await alice.slash(world.channel, "replay")).response
-    assert "✅ Shuffle verified: Island of Monster Masks" in page.content
+    assert "✅ Shuffle verified: Island of Monster Masks" in above(page)
     (attachment,) = (await alice.click(page, label="Download record")).response.attachments
     rec = json.loads(world.env.backend.cdn.get(attachment.url))
     assert rec["source"] == "discord" and rec["commitment"]  # what the session layer stored
@@ -391,7 +398,7 @@ async def test_a_game_played_here_downloads_as_a_record_that_says_so_and_verifie
     )
     assert cli.main(["verify", str(path)]) == 1  # stripped of its commitment, it no longer passes
     last = (await alice.click(page, label="⏭")).response
-    assert "game over" in last.embeds[0].title and not LIVE.search(embeds_text(last))
+    assert "game over" in cards(last)[0].title and not LIVE.search(embeds_text(last))
 
 
 @pytest.mark.parametrize("kind", GAMES)
@@ -420,7 +427,6 @@ async def test_the_pager_counts_the_steps_the_verdict_counts(world, kind):
     alice = world.members[0]
     shown = (await alice.slash(world.channel, "replay")).response
     last = (await alice.click(shown, label="⏭")).response
-    counted = re.search(r"and all (\d+) steps replay", last.content)[1]
-    assert re.search(rf"^Steps? \*\*(\d+–)?{counted} / {counted}\*\*: ", last.content, re.MULTILINE), (
-        last.content
-    )
+    said = above(last)
+    counted = re.search(r"and all (\d+) steps replay", said)[1]
+    assert re.search(rf"^Steps? \*\*(\d+–)?{counted} / {counted}\*\*: ", said, re.MULTILINE), said

@@ -10,8 +10,19 @@ import json
 import re
 
 import pytest
-from language_checks import embed_text, english_phrases, translated_games
-from test_replay_command import GAMES, custom_ids, embeds_text, engine_at, keep, pager, pages_of, record_of
+from language_checks import assert_card_fits, embed_text, english_phrases, translated_games
+from shown import above, cards, labels
+from test_replay_command import (
+    GAMES,
+    as_shown,
+    custom_ids,
+    embeds_text,
+    engine_at,
+    keep,
+    pager,
+    pages_of,
+    record_of,
+)
 
 from bot.community.replay_board import public_board, replay_moments
 from bot.games.kabuki.board import mask
@@ -21,7 +32,7 @@ from bot.games.masks.faces import MONSTERS
 from bot.i18n import shipped, t
 from bot.i18n.pseudo import untranslated
 
-LABEL_MAX, CONTENT_MAX, TOTAL_MAX = 80, 2000, 6000
+LABEL_MAX = 80
 
 # Every registered game that has catalogues (bot/locales', or its own): a game registered with
 # its catalogue is read in every language here by being registered.
@@ -31,10 +42,6 @@ TRANSLATED = [kind for kind in translated_games() if kind in GAMES]
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot(GAMES)
-
-
-def labels(message) -> list[str]:
-    return [c["label"] for row in message.components for c in row["components"]]
 
 
 async def french_server(world, simcord_env):
@@ -56,54 +63,60 @@ async def test_each_viewer_reads_the_replay_in_their_language_and_the_channel_in
     await french_server(world, simcord_env)
 
     german = (await alice.slash(world.channel, "replay")).response
-    assert german.content.startswith("**Wiederholung: Kabuki**, beendet <t:")
+    said = above(german)
+    assert said.startswith("**Wiederholung: Kabuki**, beendet <t:")
     # The step's words, what the board hid and the verdict read German too.
     total = pager(rec, names, 1).split(" / ")[1]  # the record's steps, as the verdict counts them
-    assert f"Schritt **1 / {total}: Runde 1: Der Nachziehstapel wird gemischt; " in german.content
-    assert f"✅ Mischen bestätigt: Kabuki, Startwert {rec['seed']}: " in german.content
-    assert "Schritte laufen durch die Spiellogik und folgen den Regeln" in german.content
-    assert german.embeds[1].description.startswith("Stapel, von unten nach oben:\n**1.** ")
+    assert f"Schritt **1 / {total}: Runde 1: Der Nachziehstapel wird gemischt; " in said
+    assert f"✅ Mischen bestätigt: Kabuki, Startwert {rec['seed']}: " in said
+    assert "Schritte laufen durch die Spiellogik und folgen den Regeln" in said
+    board, face_up = cards(german)
+    assert face_up.description.startswith("Stapel, von unten nach oben:\n**1.** ")
     assert labels(german)[-2:] == ["Im Kanal posten", "Aufzeichnung herunterladen"]
-    assert german.embeds[1].title == "Offen (das Spiel ist vorbei)"
+    assert face_up.title == "Offen (das Spiel ist vorbei)"
     _, engine = engine_at(rec, names, pages_of(rec, names)[0].step)
-    assert german.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "de").embed.to_dict()
+    assert board.to_dict() == as_shown(public_board("kabuki", engine, names, "k1", "de").embed).to_dict()
     english = (await bob.slash(world.channel, "replay")).response
     assert (
-        english.content.startswith("**Replay: Kabuki**")
-        and english.embeds[1].title == "Face up (the game is over)"
+        above(english).startswith("**Replay: Kabuki**")
+        and cards(english)[1].title == "Face up (the game is over)"
     )
     assert custom_ids(english) == custom_ids(german)  # ids never change with the language
 
     # alice posts step 11: the channel reads French, the server's language.
     page = (await alice.click(german, label="+10")).response
-    assert pager(rec, names, 11).replace("Steps", "Schritte").replace("Step", "Schritt") in page.content
+    assert pager(rec, names, 11).replace("Steps", "Schritte").replace("Step", "Schritt") in above(page)
     public = (await alice.click(page, label="Im Kanal posten")).response
     assert not public.ephemeral
-    assert public.content.startswith("📣 **alice** a publié cette rediffusion d'une partie terminée.")
-    assert "**Revoir : Kabuki**" in public.content
+    posted = above(public)
+    assert posted.startswith("📣 **alice** a publié cette rediffusion d'une partie terminée.")
+    assert "**Revoir : Kabuki**" in posted
     assert (
         pager(rec, names, 11).replace("Step", "Étape")
         + f"\n✅ Mélange vérifié : Kabuki, graine {rec['seed']} : "
-        in public.content
+        in posted
     )
     assert labels(public) == ["La regarder vous-même"]
     _, engine = engine_at(rec, names, pages_of(rec, names)[10].step)
-    assert public.embeds[0].to_dict() == public_board("kabuki", engine, names, "k1", "fr").embed.to_dict()
+    assert [e.to_dict() for e in cards(public)] == [
+        as_shown(public_board("kabuki", engine, names, "k1", "fr").embed).to_dict()
+    ]
     # No buried mask in the channel, in any language's name for it.
     view = engine.view(None)
     shown = {s["top"] for s in view["stacks"]} | ({view["current"]["card"]} if view["current"] else set())
     buried = {c for stack in engine.stacks for c in stack[:-1]} - shown
-    text = embeds_text(public) + public.content
+    text = embeds_text(public) + posted
     assert buried and not any(mask(card, code) in text for card in buried for code in shipped())
 
     # Whoever presses Watch reads it in their own language.
     watched = (await bob.click(public, label="La regarder vous-même")).response
-    assert watched.ephemeral and pager(rec, names, 11) in watched.content
+    assert watched.ephemeral and pager(rec, names, 11) in above(watched)
     watched = (await frank.click(public, label="La regarder vous-même")).response
     # French puts a space before a colon, as everywhere else in its messages.
-    assert pager(rec, names, 11).replace("Step", "Étape") + " : " in watched.content
-    assert watched.embeds[1].title.startswith("Cartes visibles")
-    assert watched.embeds[1].description.startswith("Piles, de bas en haut :\n")
+    assert pager(rec, names, 11).replace("Step", "Étape") + " : " in above(watched)
+    face_up = cards(watched)[1]
+    assert face_up.title.startswith("Cartes visibles")
+    assert face_up.description.startswith("Piles, de bas en haut :\n")
     assert labels(watched) == ["⏮", "◀", "▶", "⏭", "−10", "+10"]  # frank did not play: no Post, no Download
 
     # The record handed out is the same bytes whatever the language of the press.
@@ -127,16 +140,15 @@ async def test_replay_pages_in_the_pseudo_locale_have_no_untranslated_english(
     page = (await alice.slash(world.channel, "replay")).response
     for label in ("+10", "⏭"):
         # Every word on the page, the step's and the verdict's included, and the Face up embed.
-        face_up = page.embeds[1]
-        text = "\n".join([page.content, face_up.title, face_up.description])
+        board, face_up = cards(page)
+        text = "\n".join([above(page), face_up.title, face_up.description])
         assert untranslated(text, allowed=names) == [], text
         assert untranslated(" ".join(labels(page)), allowed=names) == []
         # The game's board is drawn in the viewer's language too.
-        board = page.embeds[0]
         words = [board.title or "", board.description or "", board.footer.text or ""]
         words += [part for field in board.fields for part in (field.name, field.value)]
         assert untranslated("\n".join(words), allowed=names) == [], words
-        assert len(page.content) <= CONTENT_MAX and sum(len(e) for e in page.embeds) <= TOTAL_MAX
+        assert assert_card_fits(page)  # Discord's 4,000 characters and 40 components, both cards in all
         assert all(len(label) <= LABEL_MAX for label in labels(page))
         page = (await alice.click(page, label=label)).response
     # Every page's words and face-up text, not only the ones pressed to.
@@ -183,7 +195,7 @@ async def test_every_page_of_each_games_replay_shows_no_english_sentence_to_a_ge
     page = (await alice.slash(world.channel, "replay")).response
     seen = []
     for label in ("+10", "⏭"):
-        seen += [page.content, *(embed_text(embed) for embed in page.embeds), *labels(page)]
+        seen += [above(page), *(embed_text(embed) for embed in cards(page)), *labels(page)]
         page = (await alice.click(page, label=label)).response
     moments, broken = replay_moments(rec, names, "k1", code)
     assert moments and not broken
@@ -206,15 +218,15 @@ async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards
     for member, code in ((alice, "de"), (bob, "fr")):
         step_words, face_up = FIRST_WORDS[kind][code]
         page = (await member.slash(world.channel, "replay")).response
-        said = page.content.split("\n")[1]
+        said = above(page).split("\n")[1]
         colon = " : " if code == "fr" else ": "  # French spaces its colons
         assert said.split("**" + colon, 1)[1].startswith(step_words), said
-        assert face_up in page.embeds[1].description
+        assert face_up in cards(page)[1].description
         seen = []
         for label in ("+10", "+10", "⏭"):
-            seen.append(page.content + "\n" + page.embeds[1].description)
+            seen.append(above(page) + "\n" + cards(page)[1].description)
             page = (await member.click(page, label=label)).response
-        seen.append(page.content + "\n" + page.embeds[1].description)
+        seen.append(above(page) + "\n" + cards(page)[1].description)
         text = "\n".join(seen)
         # The cards are named as the game's own board names them in that language.
         renamed = {name: t(code, name) for name in card_names(kind) if t(code, name) != name}
@@ -222,7 +234,7 @@ async def test_german_and_french_viewers_read_each_games_steps_and_face_up_cards
         english = [name for name in renamed if re.search(rf"\b{re.escape(name)}\b", text)]
         assert not [name for name in english if not any(name in local for local in renamed.values())], english
         verdict = {"de": "✅ Mischen bestätigt: ", "fr": "✅ Mélange vérifié : "}[code]
-        assert verdict in page.content and "Shuffle" not in page.content
+        assert verdict in above(page) and "Shuffle" not in above(page)
 
 
 # SHA-256 of `python -m bot replay` / `verify` on each record before /replay spoke languages: the

@@ -5,6 +5,7 @@ with the role above the bot's own, the season still ends and the admin is told o
 from __future__ import annotations
 
 import discord
+from shown import above, card, text
 from test_ratings_discord import play
 
 from bot.community.ratings import MIN_RATED_GAMES
@@ -46,9 +47,9 @@ async def test_a_season_end_names_the_top_three_and_moves_the_champions_role(wor
     assert saved.ephemeral
     assert (
         f"champion-role: <@&{champions.id}>: when a season ends, each game's #1 gets it and the last "
-        "champions lose it." in saved.response.content
+        "champions lose it." in card(saved.response).description
     )
-    assert "⚠️" not in saved.response.content
+    assert "⚠️" not in card(saved.response).description
     for _ in range(MIN_RATED_GAMES):
         await play(world, alice, bob)
     await play(world, carol, dave)  # one game each: played, not ranked
@@ -57,8 +58,8 @@ async def test_a_season_end_names_the_top_three_and_moves_the_champions_role(wor
     done = await end_season(world, boss, "Spring")
     assert done.response.content == "Season **Spring** archived."
     post = world.board()
-    assert post.content.startswith("Season **Spring** is over")
-    embed = post.embeds[0]
+    assert above(post).startswith("Season **Spring** is over")
+    embed = card(post)
     assert embed.title == "Season Spring — champions"
     [tap] = embed.fields
     assert tap.name == "Tap"
@@ -75,9 +76,9 @@ async def test_a_season_end_names_the_top_three_and_moves_the_champions_role(wor
         await play(world, bob, carol)
     await end_season(world, boss, "Summer")
     assert champions.id in roles_of(world, bob) and champions.id not in roles_of(world, alice)
-    lines = world.board().embeds[0].fields[0].value.splitlines()
+    lines = card(world.board()).fields[0].value.splitlines()
     assert lines[0].startswith(f"🥇 bob (<@{bob.id}>)") and lines[1].startswith(f"🥈 carol (<@{carol.id}>)")
-    assert not any("champions' role" in (m.content or "") for m in world.channel.history(viewer=boss))
+    assert not any("champions' role" in text(m) for m in world.channel.history(viewer=boss))
 
 
 async def test_a_game_with_nobody_ranked_says_so_and_no_role_means_no_role_changes(world):
@@ -85,7 +86,7 @@ async def test_a_game_with_nobody_ranked_says_so_and_no_role_means_no_role_chang
     boss = admin(world)
     await play(world, alice, bob)
     await end_season(world, boss, "Short")
-    embed = world.board().embeds[0]
+    embed = card(world.board())
     assert [(f.name, f.value) for f in embed.fields] == [("Tap", "Nobody played 3 rated games this season.")]
     assert embed.description is None
     assert role_requests(world) == 0
@@ -102,7 +103,7 @@ async def test_without_manage_roles_the_season_ends_and_the_admin_is_told_once(w
     saved = await boss.slash(world.channel, "settings", **{"champion-role": champions})
     # Saved all the same, with a warning: the admin may fix the permission before the season ends.
     assert "⚠️ I could not give the champions' role **Champions**: I need the **Manage Roles**" in (
-        saved.response.content
+        card(saved.response).description
     )
     for _ in range(MIN_RATED_GAMES):
         await play(world, alice, bob)
@@ -111,15 +112,15 @@ async def test_without_manage_roles_the_season_ends_and_the_admin_is_told_once(w
     assert [s.name for s in await world.env.bot.storage.seasons(world.guild.id)] == ["Spring"]
     new = world.channel.history(viewer=boss)[told_before:]
     public = [m for m in new if not m.flags.ephemeral]
-    assert len(public) == 1 and public[0].embeds[0].fields[0].value.startswith(f"🥇 alice (<@{alice.id}>)")
-    assert public[0].embeds[0].description is None  # no claim that anyone got the role
-    problems = [m.content for m in new if m.flags.ephemeral and "Manage Roles" in (m.content or "")]
+    assert len(public) == 1 and card(public[0]).fields[0].value.startswith(f"🥇 alice (<@{alice.id}>)")
+    assert card(public[0]).description is None  # no claim that anyone got the role
+    problems = [text(m) for m in new if m.flags.ephemeral and "Manage Roles" in text(m)]
     assert problems == [
         "I could not give the champions' role **Champions**: I need the **Manage Roles** permission. Give "
         f"it to my role **{mine.name}** in Server Settings → Roles, then give **Champions** to the champions "
         "by hand (the next season's end will do it by itself)."
     ]
-    assert not any("Manage Roles" in (m.content or "") for m in world.channel.history(viewer=alice))
+    assert not any("Manage Roles" in text(m) for m in world.channel.history(viewer=alice))
     assert role_requests(world) == 0 and champions.id not in roles_of(world, alice)
 
 
@@ -133,7 +134,7 @@ async def test_a_role_above_the_bots_own_is_explained_and_not_tried(world):
     for _ in range(MIN_RATED_GAMES):
         await play(world, alice, bob)
     await end_season(world, boss, "Spring")
-    told = [m.content for m in world.channel.history(viewer=boss) if m.flags.ephemeral and m.content]
+    told = [text(m) for m in world.channel.history(viewer=boss) if m.flags.ephemeral and text(m)]
     assert told[-1].startswith(
         "I could not give the champions' role **Champions**: it sits above my highest role, "
         f"**{bot_role(world).name}**, and Discord lets me give only roles below it. In Server Settings → "
@@ -159,11 +160,11 @@ async def test_a_refusal_from_discord_stops_the_role_moves_at_once(world):
     )
     await end_season(world, boss, "Spring")
     assert role_requests(world) == 1  # tried once, never again
-    told = [m.content for m in world.channel.history(viewer=boss) if m.flags.ephemeral and m.content]
+    told = [text(m) for m in world.channel.history(viewer=boss) if m.flags.ephemeral and text(m)]
     assert told[-1].startswith(
         "Discord refused to let me give the champions' role **Champions** (Missing Permissions), so I stopped."
     )
-    assert "Season **Spring** is over" in world.board().content
+    assert "Season **Spring** is over" in above(world.board())
     assert [s.name for s in await world.env.bot.storage.seasons(world.guild.id)] == ["Spring"]
 
 
@@ -193,7 +194,7 @@ async def test_the_champion_role_setting_can_be_cleared_and_refuses_roles_nobody
     )
     assert (await storage.settings(world.guild.id)).champion_role_id == champions.id
     cleared = await boss.slash(world.channel, "settings", **{"clear-champion-role": True})
-    assert "champion-role: **none**: a season's end gives no role." in cleared.response.content
+    assert "champion-role: **none**: a season's end gives no role." in card(cleared.response).description
     assert (await storage.settings(world.guild.id)).champion_role_id is None
 
 
@@ -208,6 +209,6 @@ async def test_a_season_with_nobody_ranked_takes_the_role_from_the_last_champion
     assert champions.id in roles_of(world, alice)
     await play(world, bob, alice)  # one game: nobody ranked
     await end_season(world, boss, "Summer")
-    embed = world.board().embeds[0]
+    embed = card(world.board())
     assert embed.description == f"Nobody was ranked, so nobody gets <@&{champions.id}> this time."
     assert champions.id not in roles_of(world, alice) and champions.id not in roles_of(world, bob)

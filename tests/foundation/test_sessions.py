@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lobby_buttons import lobby_id
+from shown import card, controls, labels, text
 from worlds import build_world
 
 
@@ -17,7 +18,7 @@ async def start_tap(world, players=2, **options):
 
 
 def scores(world) -> str:
-    return world.board().embeds[0].fields[0].value
+    return card(world.board()).fields[0].value
 
 
 async def finish_tap(world, target=2):
@@ -52,8 +53,7 @@ async def test_a_private_event_reaches_only_the_presser(world):
     number = secret.content.split()[-1].rstrip(".")
     for member in (alice, bob):
         for message in world.channel.history(viewer=member):
-            text = message.content + "".join(str(e.to_dict()) for e in message.embeds)
-            assert number not in text or message.flags.ephemeral
+            assert number not in text(message) or message.flags.ephemeral
 
 
 async def test_a_press_on_an_old_board_is_refused_with_a_pointer(world, simcord_env):
@@ -81,7 +81,7 @@ async def test_a_board_too_old_to_edit_is_posted_again(world, simcord_env):
     )
     await simcord_env.advance_time(31)  # the timer's edit is refused: the board is reposted
     assert world.board().id != old.id
-    assert "**bob**" in world.board().embeds[0].description
+    assert "**bob**" in card(world.board()).description
     assert simcord_env.bot.sessions.get(world.channel.id).board_message_id == world.board().id
 
 
@@ -101,7 +101,7 @@ async def test_a_press_answered_after_discords_3_s_still_moves_the_board(world, 
     late = await alice.click(world.board(), label="Tap")
     monkeypatch.undo()
     assert late.response is None and late.followups == []
-    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in world.board().embeds[0].description
+    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in card(world.board()).description
     played = await bob.click(world.board(), label="Tap")
     assert not played.ephemeral
     assert scores(world) == "alice: 1\nbob: 1"
@@ -119,11 +119,11 @@ async def test_a_board_refused_after_a_timer_keeps_the_clock_running_and_heals_a
     await simcord_env.advance_time(30)  # the clock still runs: so does bob's
     engine = simcord_env.bot.sessions.get(world.channel.id).engine
     assert engine.s["turn"] == 2 and engine.s["active"] == 0
-    assert "Turn 0: **alice**" in world.board().embeds[0].description  # the board is behind
+    assert "Turn 0: **alice**" in card(world.board()).description  # the board is behind
     simcord_env.backend.faults.clear()
     refused = await bob.click(world.board(), label="Tap")
     assert refused.ephemeral and refused.response.content == "It is not your turn."
-    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert "Turn 2: **alice**" in card(world.board()).description
 
 
 async def test_reposting_the_board_empties_the_old_message(world):
@@ -131,16 +131,16 @@ async def test_reposting_the_board_empties_the_old_message(world):
     old = await start_tap(world)
     await alice.slash(world.channel, "board")
     old_now = next(m for m in world.channel.history() if m.id == old.id)
-    assert old_now.components == [] and "moved" in old_now.embeds[0].description
+    assert controls(old_now) == [] and "moved" in card(old_now).description
 
 
 async def test_the_turn_timer_passes_for_an_idle_player(world, simcord_env):
     await start_tap(world)
-    assert "**alice**" in world.board().embeds[0].description
+    assert "**alice**" in card(world.board()).description
     await simcord_env.advance_time(29)
-    assert "**alice**" in world.board().embeds[0].description
+    assert "**alice**" in card(world.board()).description
     await simcord_env.advance_time(2)
-    assert "**bob**" in world.board().embeds[0].description
+    assert "**bob**" in card(world.board()).description
 
 
 async def test_boards_leave_no_view_behind_in_discord_py(world, simcord_env):
@@ -162,7 +162,7 @@ async def test_a_game_in_progress_survives_a_restart(world, simcord_env, restart
     await bob.click(world.board(), label="Tap")
     assert scores(world) == "alice: 1\nbob: 1"
     await simcord_env.advance_time(31)  # the restored timer still runs
-    assert "**bob**" in world.board().embeds[0].description
+    assert "**bob**" in card(world.board()).description
 
 
 async def test_a_lobby_survives_a_restart(world, simcord_env, restart_bot):
@@ -171,13 +171,13 @@ async def test_a_lobby_survives_a_restart(world, simcord_env, restart_bot):
     await restart_bot()
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
-    assert world.board().embeds[0].title == "Tap"
+    assert card(world.board()).title == "Tap"
 
 
 async def test_a_finished_game_is_recorded_once_with_scores_and_winners(world, simcord_env):
     await finish_tap(world)
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
-    assert world.board().embeds[0].description == "🏆 Winners: **alice**, **bob**"
+    assert labels(world.board()) == ["Play again"]
+    assert card(world.board()).description == "🏆 Winners: **alice**, **bob**"
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, "tap") == 1
     rows, _ = await storage.leaderboard(world.guild.id, "tap")
@@ -220,8 +220,8 @@ async def test_end_by_the_host_records_an_abandoned_game_that_changes_no_standin
     await alice.click(world.board(), label="Tap")
     result = await alice.slash(world.channel, "end")
     assert result.ephemeral
-    assert "abandoned" in world.board().embeds[0].description
-    assert world.board().components == []
+    assert "abandoned" in card(world.board()).description
+    assert controls(world.board()) == []
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert (await storage.leaderboard(world.guild.id, "tap"))[1] == 0
@@ -250,36 +250,36 @@ async def test_leaderboard_pages_with_buttons(world, simcord_env):
     await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     board = world.board()
     # Rows recorded without a name, of members the bot does not know: their ids.
-    assert board.embeds[0].description.splitlines()[2] == " 1     1    22      1  @1022"
-    assert "Page 1/3" in board.embeds[0].footer.text
+    assert card(board).description.splitlines()[2] == " 1     1    22      1  @1022"
+    assert "Page 1/3" in card(board).footer.text
     await world.members[1].click(board, label="Next ▶")
-    page2 = world.board().embeds[0]
+    page2 = card(world.board())
     assert (
         "Page 2/3" in page2.footer.text
         and page2.description.splitlines()[2] == "11     0    12      1  @1012"
     )
     await world.members[1].click(world.board(), label="Next ▶")
-    assert len(world.board().embeds[0].description.splitlines()) == 2 + 3 + 1  # 21st–23rd
+    assert len(card(world.board()).description.splitlines()) == 2 + 3 + 1  # 21st–23rd
     await world.members[1].click(world.board(), label="◀ Previous")
-    assert "Page 2/3" in world.board().embeds[0].footer.text
+    assert "Page 2/3" in card(world.board()).footer.text
 
 
 async def test_two_servers_never_see_each_others_standings(world, simcord_env):
     await finish_tap(world)
     other = build_world(simcord_env, guild_name="Rivals")
     result = await other.members[0].slash(other.channel, "leaderboard", game="tap", sort="wins")
-    assert result.response.embeds[0].description == "No finished games in this server yet."
+    assert card(result.response).description == "No finished games in this server yet."
     mine = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
     # The name saved with the game.
-    assert "1     1     1      1  alice\n" in mine.response.embeds[0].description
+    assert "1     1     1      1  alice\n" in card(mine.response).description
     stats = await other.members[0].slash(other.channel, "stats")
-    assert stats.response.embeds[0].description == "No games played in this server yet."
+    assert card(stats.response).description == "No games played in this server yet."
 
 
 async def test_stats_show_games_wins_and_scores(world):
     await finish_tap(world)
     result = await world.members[2].slash(world.channel, "stats", member=world.members[0])
-    embed = result.response.embeds[0]
+    embed = card(result.response)
     assert embed.title == "Stats for alice"
     assert embed.fields[0].name == "Tap"
     assert "Games: **1** · Wins: **1**" in embed.fields[0].value
@@ -288,6 +288,6 @@ async def test_stats_show_games_wins_and_scores(world):
 
 async def test_rules_and_help_answer_privately(world):
     rules = await world.members[0].slash(world.channel, "rules", game="tap")
-    assert rules.ephemeral and rules.response.embeds[0].description == "Tap when it is your turn."
+    assert rules.ephemeral and card(rules.response).description == "Tap when it is your turn."
     helped = await world.members[0].slash(world.channel, "help")
-    assert helped.ephemeral and "`/tap new`" in helped.response.embeds[0].description
+    assert helped.ephemeral and "`/tap new`" in card(helped.response).description

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from shown import card
+
 from bot.storage import GameRecord, PlayerRecord, Storage
 from bot.storage.sqlite import MIGRATIONS
 
@@ -60,7 +62,7 @@ async def test_the_leaderboard_shows_the_saved_name_of_a_member_who_left_and_the
     ]
     await simcord_env.bot.storage.record_game(record("left", players, guild=world.guild.id))
     result = await world.members[0].slash(world.channel, "leaderboard", game="tap", sort="wins")
-    lines = result.response.embeds[0].description.splitlines()
+    lines = card(result.response).description.splitlines()
     # In a code block Markdown shows as typed; a backtick, which would end the block, looks alike.
     assert lines[2] == "1     1     5      1  Zed *the* great ˋxˋ"
     # Saved before names were: their id.

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
+from shown import card
 
 from bot.i18n import t, tn
 from bot.i18n.catalogues import po_files
@@ -68,7 +69,7 @@ def test_french_puts_a_space_before_the_colon_of_a_replay_step():
 async def test_help_says_where_the_bots_language_is_chosen(world, locales, code, settings):
     alice = world.members[0]
     locales.members[alice.id] = code
-    text = (await alice.slash(world.channel, "help")).response.embeds[0].description
+    text = card((await alice.slash(world.channel, "help")).response).description
     assert settings in text
     meaning = {
         "en-US": "the language of boards and announcements",

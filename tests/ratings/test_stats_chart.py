@@ -10,6 +10,7 @@ import threading
 import pytest
 from lobby_buttons import lobby_id
 from PIL import Image
+from shown import card
 
 from bot.community import rating_chart
 from bot.community.ratings import NEW, update
@@ -56,7 +57,7 @@ async def test_the_chart_is_each_rated_games_rating_a_lost_game_included_attache
     (line,) = chart.lines
     assert line.ratings == (a1.shown, a2.shown, a3.shown) == (1069, 1022, 1087)
     assert chart.start == 1000 and line.title == "Tap"
-    embed = answer.response.embeds[0]
+    embed = card(answer.response)
     assert "All-time rating: **1087**" in embed.fields[0].value  # the line ends at the number shown
     (attachment,) = answer.response.attachments
     assert attachment.filename == "rating.png" and embed.image.url.endswith("rating.png")
@@ -95,14 +96,14 @@ async def test_a_german_members_chart_has_german_words(world, charts, locales):
 async def test_a_member_without_a_rated_game_gets_the_answer_as_before_without_a_chart(world, charts):
     alice, bob, carol = world.members[:3]
     nothing = await carol.slash(world.channel, "stats")
-    assert nothing.response.attachments == [] and nothing.response.embeds[0].image.url is None
+    assert nothing.response.attachments == [] and card(nothing.response).image.url is None
     await alice.slash(world.channel, "tap new", target=3)
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
     await alice.slash(world.channel, "end")  # abandoned: rates nobody
     answer = await alice.slash(world.channel, "stats")
-    assert "Abandoned: 1" in answer.response.embeds[0].fields[0].value
-    assert answer.response.attachments == [] and answer.response.embeds[0].image.url is None
+    assert "Abandoned: 1" in card(answer.response).fields[0].value
+    assert answer.response.attachments == [] and card(answer.response).image.url is None
     assert charts == []
 
 
@@ -118,6 +119,6 @@ async def test_a_chart_not_ready_in_time_leaves_the_answer_as_before(world, char
 
     monkeypatch.setattr(storage, "rating_history", late)
     answer = await alice.slash(world.channel, "stats")
-    assert "All-time rating: **1069**" in answer.response.embeds[0].fields[0].value
-    assert answer.response.attachments == [] and answer.response.embeds[0].image.url is None
+    assert "All-time rating: **1069**" in card(answer.response).fields[0].value
+    assert answer.response.attachments == [] and card(answer.response).image.url is None
     assert general.CHART_WAIT_S < 3  # Discord wants the answer within 3 s
