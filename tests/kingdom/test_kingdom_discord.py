@@ -12,12 +12,16 @@ from simcord.actors import _component_interaction
 sys.path.insert(0, str(Path(__file__).parent))
 
 from replay_checks import assert_stored_record_verifies  # noqa: E402
+from shown import button, card, controls, is_card, labels, rows  # noqa: E402
 from test_kingdom_discord_support import (  # noqa: E402
+    action_rows,
     assert_public_secrecy,
     board_of,
     bound,
+    card_of,
     card_panel,
     engine_of,
+    nested,
     open_game,
     press,
     rig,
@@ -57,7 +61,7 @@ async def play_to_the_end(world, members, seed: int, check_secrecy: bool = True)
         result = await press(env, channel, members[seat], action)
         assert engine.version > version, f"a legal press was refused: {action}"
         if action["type"] in POWERS:  # played from the presser's card panel, which it replaces
-            assert result.response.ephemeral and result.response.components == []
+            assert result.response.ephemeral and controls(result.response) == []
         else:
             assert result.response.id == board_id
         if check_secrecy:
@@ -74,16 +78,16 @@ async def standings(world):
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_classic_game_with_four_members_is_played_to_the_end_and_recorded(world):
     members = await open_game(world, 4, mode="classic", length=3)
-    first_footer = world.channel.last_message.embeds[0].footer.text
+    first_footer = card(world.channel.last_message).footer.text
     engine = await play_to_the_end(world, members, seed=3)
 
     assert engine.round == 12
-    final = world.channel.last_message.embeds[0]
+    final = card(world.channel.last_message)
     assert final.title == "Death Over the Kingdom — game over"
     winners = engine.result().winners
     for seat in winners:
         assert f"**{NAMES[seat]}**" in final.description.split("\n")[0]
-    assert [c.label for row in world.channel.last_message.components for c in row.children] == ["Play again"]
+    assert labels(world.channel.last_message) == ["Play again"]
     rows = await standings(world)
     for seat, member in enumerate(members):
         assert rows[member.id].score == engine.tokens[seat]
@@ -103,7 +107,7 @@ async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world)
     assert len(result.winners) >= 1 and all(
         not engine.out[s] or len(result.winners) > 1 for s in result.winners
     )
-    final = world.channel.last_message.embeds[0]
+    final = card(world.channel.last_message)
     eliminated = next(f for f in final.fields if f.name.startswith("Eliminated"))
     for seat in engine.eliminated[0]:
         assert NAMES[seat] in eliminated.value
@@ -115,8 +119,8 @@ async def test_only_one_game_is_played_to_the_end_and_records_tokens_lost(world)
 
 def lobby_state(message) -> tuple[str, str, bool]:
     """The lobby's "needs" sentence, its Players heading and whether Start can be pressed."""
-    embed = message.embeds[0]
-    start = next(c for row in message.components for c in row.children if c.label == "Start")
+    embed = card(message)
+    start = button(message, "Start")
     return embed.description.splitlines()[-1], embed.fields[0].name, not start.disabled
 
 
@@ -124,7 +128,7 @@ async def test_the_first_board_names_the_dealer_drawn_at_random_and_their_right_
     await open_game(world, 4)
     engine = engine_of(world.env, world.channel)
     dealer = engine.view(None)["dealer"]
-    description = board_of(world.env, world.channel, world.mod).embeds[0].description
+    description = card(board_of(world.env, world.channel, world.mod)).description
     assert f"🎲 **{NAMES[dealer]}** was drawn at random to deal first." in description
     assert engine.order[0] == (dealer + 1) % 4 and "🎴 dealer" in seat_line(description, NAMES[dealer])
 
@@ -166,58 +170,77 @@ async def test_my_card_is_private_and_received_cards_reach_only_their_holder(wor
     names = NAMES
 
     mine = await alice.click(board_of(env, channel, alice), label="My card")
-    assert mine.ephemeral and "Thief (3)" in mine.response.embeds[0].title
-    assert "Your turn" in mine.response.embeds[0].description
+    assert mine.ephemeral and "Thief (3)" in card(mine.response).title
+    assert "Your turn" in card(mine.response).description
     picture = mine.response.attachments[0]
     assert picture.filename == "card.png" and await picture.read() == card_png(THIEF)
     assert mine.response.id not in {m.id for m in channel.history(viewer=bob)}
     # On her turn her card panel offers the Thief on the later players, and My card again (to see
     # the card held now in this panel); the board offers no power.
-    powers, again = [c for row in mine.response.components for c in row["components"]]
-    assert again["label"] == "My card" and again["custom_id"] == bound(env, channel, f"pc:{channel.id}:card:")
+    powers, again = controls(mine.response)
+    assert again.label == "My card" and again.custom_id == bound(env, channel, f"pc:{channel.id}:card:")
     # Ids and values never name the card.
-    assert powers["custom_id"] == bound(env, channel, f"ps:{channel.id}:power")
-    assert [o["value"] for o in powers["options"]] == [f"{engine.version}.{t}" for t in (1, 2, 3)]
-    assert [o["label"] for o in powers["options"]] == [
+    assert powers.custom_id == bound(env, channel, f"ps:{channel.id}:power")
+    assert powers.values == [f"{engine.version}.{t}" for t in (1, 2, 3)]
+    assert [o["label"] for o in powers.options] == [
         "🕵️ Thief: look at bob's card",
         "🕵️ Thief: look at carol's card",
         "🕵️ Thief: look at dave's card",
     ]
-    board_ids = [c.custom_id for row in board_of(env, channel, bob).components for c in row.children]
+    board_ids = [c.custom_id for c in controls(board_of(env, channel, bob))]
     assert not any(name in custom_id for custom_id in board_ids for name in ("power", "thief", "bard"))
     waiting = await carol.click(board_of(env, channel, carol), label="My card")  # reachable later
-    assert [c["label"] for row in waiting.response.components for c in row["components"]] == ["My card"]
-    assert "Not your turn" in waiting.response.embeds[0].description
+    assert labels(waiting.response) == ["My card"]
+    assert "Not your turn" in card(waiting.response).description
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
     looked = await press(env, channel, alice, {"type": "thief", "target": 2})
     peek = looked.response  # the look replaces her spent panel
-    assert peek.ephemeral and "carol holds: Princess" in peek.embeds[0].title and peek.components == []
+    assert peek.ephemeral and "carol holds: Princess" in card(peek).title and controls(peek) == []
     assert peek.id not in {m.id for m in channel.history(viewer=carol)}
-    description = board_of(env, channel, bob).embeds[0].description
+    description = card(board_of(env, channel, bob)).description
     assert "looked at **carol**'s card" in description and "Princess" not in description
     assert_public_secrecy(env, channel, world.mod, engine, names)
 
     took = await press(env, channel, alice, {"type": "swap"})
-    assert "Princess" in took.followups[0].embeds[0].title
-    carols = [m for m in channel.history(viewer=carol) if m.flags.ephemeral and m.embeds]
-    assert "Your new card: Thief" in carols[-1].embeds[0].title
+    assert "Princess" in card(took.followups[0]).title
+    carols = [m for m in channel.history(viewer=carol) if m.flags.ephemeral and is_card(m)]
+    assert "Your new card: Thief" in card(carols[-1]).title
     assert carols[-1].id not in {m.id for m in channel.history(viewer=bob)}
 
     # bob exchanges with carol (reachable: a followup), then carol with dave, who never pressed
     # anything: the board tells dave to look.
     await press(env, channel, bob, {"type": "exchange", "target": 2})
-    assert (
-        "Your new card: Clown" in [m for m in channel.history(viewer=carol) if m.embeds][-1].embeds[0].title
-    )
+    assert "Your new card: Clown" in card([m for m in channel.history(viewer=carol) if is_card(m)][-1]).title
     await press(env, channel, carol, {"type": "exchange", "target": 3})
-    board = board_of(env, channel, dave).embeds[0].description
+    board = card(board_of(env, channel, dave)).description
     assert "**dave**, your card changed: press 🃏 **My card**" in board
     looked = await dave.click(board_of(env, channel, dave), label="My card")
-    assert "Clown (4)" in looked.response.embeds[0].title
+    assert "Clown (4)" in card(looked.response).title
     # He has looked: the board stops asking him to (it kept asking until the game's next change).
-    assert "your card changed" not in board_of(env, channel, dave).embeds[0].description
+    assert "your card changed" not in card(board_of(env, channel, dave)).description
     assert_public_secrecy(env, channel, world.mod, engine, names)
+
+
+async def test_the_exchange_is_drawn_beside_the_seat_it_acts_on(world):
+    """The card draws Exchange next to the line of the seat it exchanges with, not in the row of
+    moves under the card; the row keeps the moves on no one seat (Stand, My card)."""
+    env, channel = world.env, world.channel
+    alice, bob, carol, dave = await open_game(world, 4)
+    await rig(env, channel, alice, [CLOWN, PRINCESS, DEATH, QUEEN])
+    board = board_of(env, channel, world.mod)
+    description = card(board).description
+
+    beside = [c for c in controls(board) if c.beside is not None]
+    assert [c.label for c in beside] == ["Exchange with bob"]
+    assert "**bob**" in beside[0].beside and beside[0].beside == seat_line(description, "bob")
+    assert beside[0].custom_id == bound(
+        env, channel, f"pc:{channel.id}:exchange:{engine_of(env, channel).version}.1"
+    )
+    assert [[c.label for c in row] for row in rows(board)] == [["Stand", "My card"]]
+    # Pressed where it is drawn, it exchanges with bob.
+    await alice.click(board, label="Exchange with bob")
+    assert engine_of(env, channel).active == 1 and engine_of(env, channel).char(0) == PRINCESS
 
 
 async def test_the_deck_order_reaches_no_member(world, monkeypatch):
@@ -253,15 +276,14 @@ async def test_a_refused_private_card_fails_nothing_and_the_board_asks_its_holde
     exchanged = await press(env, channel, alice, {"type": "exchange", "target": 1})
 
     assert not exchanged.response.ephemeral, "the move's own answer is the board, not an apology"
-    assert [m.embeds[0].title for m in exchanged.followups] == ["Your new card: Princess (10)"]
+    assert [card(m).title for m in exchanged.followups] == ["Your new card: Princess (10)"]
     assert engine.view(1)["me"]["card"]["char"] == CLOWN and engine.active == 1
     assert (
-        "**bob**, your card changed: press 🃏 **My card**"
-        in board_of(env, channel, carol).embeds[0].description
+        "**bob**, your card changed: press 🃏 **My card**" in card(board_of(env, channel, carol)).description
     )
     assert "Clown" not in caplog.text and "refused" in caplog.text
     looked = await bob.click(board_of(env, channel, bob), label="My card")
-    assert "Clown (4)" in looked.response.embeds[0].title
+    assert "Clown (4)" in card(looked.response).title
 
 
 async def test_a_private_card_discord_finds_malformed_is_a_bug_and_not_hidden(world):
@@ -288,7 +310,7 @@ async def test_the_reveal_shows_every_card_and_its_picture(world):
         await press(env, channel, member, {"type": "stand"})
     assert engine.phase == "reveal"
     board = board_of(env, channel, world.mod)
-    description = board.embeds[0].description
+    description = card(board).description
     assert "Round 1 revealed" in description and "Lowest card: **dave**" in description
     assert "Queen** (11) → turned **1**" in seat_line(description, "bob")
     assert "Monk** (6) → copied **1**" in seat_line(description, "alice")
@@ -361,8 +383,8 @@ async def test_a_card_panel_acts_once_and_only_while_it_is_current(world):
     used = await alice.click(
         await card_panel(env, channel, alice), label="⚖️ Trader: swap with the deck's top card"
     )
-    assert "Your new card: Queen (11)" in used.response.embeds[0].title and used.response.components == []
-    assert engine.active == 1 and "Trader" in board_of(env, channel, bob).embeds[0].fields[0].value
+    assert "Your new card: Queen (11)" in card(used.response).title and controls(used.response) == []
+    assert engine.active == 1 and "Trader" in card(board_of(env, channel, bob)).fields[0].value
     again = await alice.click(first, label="⚖️ Trader: swap with the deck's top card")
     assert again.ephemeral and "out-of-date" in again.response.content
     assert engine.active == 1 and engine.char(0) == QUEEN
@@ -377,11 +399,10 @@ async def test_refusals_change_nothing(world):
     board = board_of(env, channel, alice)
 
     # King holders are not offered as targets, neither to exchange nor to the Bard.
-    labels = [c.label for row in board.components for c in row.children if hasattr(c, "label")]
-    assert not any("bob" in (label or "") for label in labels)
+    assert not any("bob" in (label or "") for label in labels(board))
     panel = await card_panel(env, channel, alice)
-    (powers,) = [c for row in panel.components for c in row["components"] if c["type"] == 3]
-    assert [o["value"] for o in powers["options"]] == [f"{version}.2", f"{version}.3"]
+    (powers,) = [c for c in controls(panel) if c.type == 3]
+    assert powers.values == [f"{version}.2", f"{version}.3"]
 
     out_of_turn = await carol.click(board, label="Stand")
     assert out_of_turn.ephemeral and "not your turn" in out_of_turn.response.content
@@ -393,8 +414,9 @@ async def test_refusals_change_nothing(world):
     # A forged client offering bob (the King's holder) as a target, on the panel and the board;
     # and a board move slipped onto the private panel, which only takes powers.
     forged_panel = snapshot_components(env, panel)
-    forged_panel[0]["components"][0]["options"].append({"label": "Bard: bob", "value": f"{version}.1"})
-    forged_panel.append(
+    (forged_powers,) = [c for c in nested(forged_panel) if c["type"] == 3]
+    forged_powers["options"].append({"label": "Bard: bob", "value": f"{version}.1"})
+    card_of(forged_panel)["components"].append(
         {
             "type": 1,
             "components": [
@@ -415,7 +437,7 @@ async def test_refusals_change_nothing(world):
     refused = await alice.click(panel, label="Stand")
     assert refused.ephemeral and "old board" in refused.response.content
     forged = snapshot_components(env, board)
-    forged[0]["components"].insert(
+    action_rows(forged)[0]["components"].insert(
         0,
         {
             "type": 2,
@@ -460,13 +482,13 @@ async def test_an_idle_player_stands_when_the_timer_runs_out(world):
     # (A King held by the next seat stands at once after it, so the timeout need not be last.)
     assert engine.active != first and {"type": "stand", "seat": first, "timeout": True} in engine.actions
     board = board_of(env, channel, world.mod)
-    assert f"⏰ **{NAMES[first]}** ran out of time and stands" in board.embeds[0].fields[0].value
+    assert f"⏰ **{NAMES[first]}** ran out of time and stands" in card(board).fields[0].value
     # Nobody moves: the round ends, the reveal pause passes, round 2 is dealt.
     for _ in range(3):
         await env.advance_time(10.5)
     await env.advance_time(21)
     assert engine.round == 2
-    assert "Round 2/12" in board_of(env, channel, world.mod).embeds[0].title
+    assert "Round 2/12" in card(board_of(env, channel, world.mod)).title
 
 
 async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
@@ -483,7 +505,7 @@ async def test_a_restart_mid_round_keeps_the_game_going(world, restart_bot):
     seat = restored.active
     mine = await members[seat].click(board_of(env, channel, members[seat]), label="My card")
     assert restored.hands[seat] is not None
-    assert f"({restored.char(seat)})" in mine.response.embeds[0].title
+    assert f"({restored.char(seat)})" in card(mine.response).title
     round_ = restored.round
     while restored.round == round_ and restored.phase == "play":
         result = await press(env, channel, members[restored.active], {"type": "stand"})
@@ -497,7 +519,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
     # engine is the one saved, and the record of the finished game replays from its seed.
     env, channel = world.env, world.channel
     members = await open_game(world, 4, mode="classic", length=2)
-    first_footer = channel.last_message.embeds[0].footer.text
+    first_footer = card(channel.last_message).footer.text
     for _ in range(6):
         engine = engine_of(env, channel)
         if engine.phase == "reveal":
@@ -511,7 +533,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
 
     assert engine_of(env, channel).to_json() == saved
     engine = await play_to_the_end(world, members, seed=7, check_secrecy=False)
-    final = channel.last_message.embeds[0]
+    final = card(channel.last_message)
     rec = await assert_stored_record_verifies(
         env.bot.storage, world.guild.id, channel.id, first_footer, final.footer.text
     )

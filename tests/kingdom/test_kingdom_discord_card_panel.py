@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import discord
+from shown import card, controls, is_card
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -22,7 +23,7 @@ def card_panels(channel, member) -> list:
     return [
         m
         for m in channel.history(viewer=member)
-        if m.flags.ephemeral and m.embeds and (m.embeds[0].title or "").startswith("Your card: ")
+        if m.flags.ephemeral and is_card(m) and (card(m).title or "").startswith("Your card: ")
     ]
 
 
@@ -42,14 +43,14 @@ async def test_my_card_pressed_again_and_again_leaves_one_panel_with_the_card_he
     assert all(look.acknowledged for look in looks)
     answered(looks[-1])
     (panel,) = card_panels(channel, bob)
-    assert panel.id == looks[-1].response.id and panel.embeds[0].title == "Your card: Clown (4)"
+    assert panel.id == looks[-1].response.id and card(panel).title == "Your card: Clown (4)"
     assert [a.filename for a in panel.attachments] == ["card.png"]
 
     # Pressed on the panel itself: the same panel shows the card again, nothing is added.
     again = await bob.click(panel, label="My card")
     answered(again)
     (same,) = card_panels(channel, bob)
-    assert same.id == panel.id and same.embeds[0].title == "Your card: Clown (4)"
+    assert same.id == panel.id and card(same).title == "Your card: Clown (4)"
     assert [a.filename for a in same.attachments] == ["card.png"]
     assert len([m for m in channel.history(viewer=bob) if m.flags.ephemeral]) == 1
     # Nobody else sees it.
@@ -61,16 +62,16 @@ async def test_a_card_given_away_is_not_left_on_a_panel_as_if_held(world):
     alice, bob, carol, dave = await open_game(world, 4)
     await rig(env, channel, alice, [QUEEN, BARD, PRINCESS, DEATH])
     await bob.click(board_of(env, channel, bob), label="My card")
-    assert [p.embeds[0].title for p in card_panels(channel, bob)] == ["Your card: Bard (5)"]
+    assert [card(p).title for p in card_panels(channel, bob)] == ["Your card: Bard (5)"]
 
     # alice exchanges with bob: bob's panel showed the Bard he no longer holds, and is gone; his
     # news says what he holds now, and My card on it would show the same.
     await press(env, channel, alice, {"type": "exchange", "target": 1})
     assert card_panels(channel, bob) == []
-    news = [m for m in channel.history(viewer=bob) if m.flags.ephemeral and m.embeds]
-    assert [m.embeds[0].title for m in news] == ["Your new card: Queen (11)"]
+    news = [m for m in channel.history(viewer=bob) if m.flags.ephemeral and is_card(m)]
+    assert [card(m).title for m in news] == ["Your new card: Queen (11)"]
     looked = await bob.click(board_of(env, channel, bob), label="My card")
-    assert looked.response.embeds[0].title == "Your card: Queen (11)"
+    assert card(looked.response).title == "Your card: Queen (11)"
 
     # The round ends: every panel shows a card of a hand dealt away, and none is left.
     for member in (bob, carol, dave):
@@ -92,12 +93,12 @@ async def test_a_panel_refreshed_in_place_shows_the_card_received_since(world):
     assert card_panels(channel, carol) == []
     looked = await carol.click(board_of(env, channel, carol), label="My card")
     (panel,) = card_panels(channel, carol)
-    assert panel.embeds[0].title == "Your card: Bard (5)"
+    assert card(panel).title == "Your card: Bard (5)"
     # Her turn now: the same panel offers the Bard, and My card on it keeps it one panel.
     refreshed = await carol.click(panel, label="My card")
     answered(looked, refreshed)
     (same,) = card_panels(channel, carol)
-    assert same.id == panel.id and "Your turn" in same.embeds[0].description
-    controls = [c for row in same.components for c in row.children]
-    assert [c.label for c in controls if isinstance(c, discord.Button)] == ["My card"]
-    assert any(isinstance(c, discord.SelectMenu) for c in controls)  # the Bard's targets
+    assert same.id == panel.id and "Your turn" in card(same).description
+    shown = controls(same)
+    assert [c.label for c in shown if c.type == discord.ComponentType.button.value] == ["My card"]
+    assert any(c.type == discord.ComponentType.string_select.value for c in shown)  # the Bard's targets

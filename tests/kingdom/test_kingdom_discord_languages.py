@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from language_checks import World, assert_shown_in_no_language, rules_as_read, server
+from shown import above, card, controls, is_card, labels, rows, text
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -40,17 +41,14 @@ def public_text(world: World) -> str:
     parts = []
     for message in world.channel.history(viewer=world.mod):
         assert not message.flags.ephemeral
-        for embed in message.embeds:
-            parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
-            parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-        for row in message.components:
-            parts += [getattr(child, "label", None) or "" for child in row.children]
+        parts.append(text(message))
+        parts += [label or "" for label in labels(message)]
     return "\n".join(parts)
 
 
 def assert_no_face_down_card_in_any_language(world: World, names: list[str]) -> None:
     engine = engine_of(world.env, world.channel)
-    description = board_of(world.env, world.channel, world.mod).embeds[0].description
+    description = card(board_of(world.env, world.channel, world.mod)).description
     hidden = face_down_seats(engine)
     assert hidden
     for seat in hidden:
@@ -72,32 +70,34 @@ async def test_a_french_board_and_each_members_own_language_in_private(simcord_e
     # anna holds the Thief and plays first; dora deals.
     engine = await rig(simcord_env, world.channel, anna, [THIEF, CLOWN, PRINCESS, DEATH])
     board = board_of(simcord_env, world.channel, world.mod)
-    embed = board.embeds[0]
+    embed = card(board)
     assert embed.title == "La Mort sur le royaume — Manche 1 sur 12"
     assert "👉 C'est au tour d'**anna**." in embed.description  # elided before a vowel
     assert "🎴 donneur" in seat_line(embed.description, "dora")
     assert embed.footer.text.startswith("Classique · Manche 1 sur 12 · La carte la plus basse prend un jeton")
-    labels = [child.label for row in board.components for child in row.children]
-    assert labels == ["Passer", "Échanger avec benoit", "Ma carte"]
+    # The exchange beside benoit's line (the seat it acts on), the rest in the row under the card.
+    beside = [(c.label, c.beside) for c in controls(board) if c.beside is not None]
+    assert beside == [("Échanger avec benoit", seat_line(embed.description, "benoit"))]
+    assert [[c.label for c in row] for row in rows(board)] == [["Passer", "Ma carte"]]
     assert_no_face_down_card_in_any_language(world, names)
 
     # My card: each member in their own language, with the power panel in it.
     mine = await card_panel(simcord_env, world.channel, anna)
-    assert mine.embeds[0].title == "Deine Karte: Dieb (3)"
-    assert "Du bist am Zug: Du kannst **Passen**" in mine.embeds[0].description
-    select, again = [child for row in mine.components for child in row["components"]]
-    assert again["label"] == "Meine Karte"
-    assert select["placeholder"] == "Die Kraft deiner Karte einsetzen gegen…"
-    assert [o["label"] for o in select["options"]] == [
+    assert card(mine).title == "Deine Karte: Dieb (3)"
+    assert "Du bist am Zug: Du kannst **Passen**" in card(mine).description
+    select, again = controls(mine)
+    assert again.label == "Meine Karte"
+    assert select.placeholder == "Die Kraft deiner Karte einsetzen gegen…"
+    assert [o["label"] for o in select.options] == [
         "🕵️ Dieb: die Karte von benoit ansehen",
         "🕵️ Dieb: die Karte von carl ansehen",
         "🕵️ Dieb: die Karte von dora ansehen",
     ]
     theirs = await card_panel(simcord_env, world.channel, benoit)
-    assert theirs.embeds[0].title == "Votre carte : Bouffon (4)"
-    assert "Ce n'est pas votre tour : **anna** joue." in theirs.embeds[0].description
+    assert card(theirs).title == "Votre carte : Bouffon (4)"
+    assert "Ce n'est pas votre tour : **anna** joue." in card(theirs).description
     english = await card_panel(simcord_env, world.channel, carl)
-    assert english.embeds[0].title == "Your card: Princess (10)"
+    assert card(english).title == "Your card: Princess (10)"
 
     # Refusals: private, in the presser's language, and nothing changes.
     version = engine.version
@@ -109,18 +109,18 @@ async def test_a_french_board_and_each_members_own_language_in_private(simcord_e
     # The Thief's look: private to anna in German, public in French without the card.
     peeked = await press(simcord_env, world.channel, anna, {"type": "thief", "target": 1})
     look = peeked.response  # the look replaces her spent panel
-    assert look.ephemeral and look.content == "🕵️ Du hast die Karte von **benoit** angesehen."
-    assert look.embeds[0].title == "benoit hält: Narr (4)"
-    text = board_of(simcord_env, world.channel, world.mod).embeds[0].description
-    assert "**anna** a regardé la carte de **benoit** : la prendre ou garder le Voleur." in text
+    assert look.ephemeral and above(look) == "🕵️ Du hast die Karte von **benoit** angesehen."
+    assert card(look).title == "benoit hält: Narr (4)"
+    description = card(board_of(simcord_env, world.channel, world.mod)).description
+    assert "**anna** a regardé la carte de **benoit** : la prendre ou garder le Voleur." in description
     assert "Narr" not in public_text(world) and "Bouffon" not in public_text(world)
     # anna takes it: benoit (whose My card left a token) is told in French what he got.
     took = await press(simcord_env, world.channel, anna, {"type": "swap", "target": 1})
-    assert took.followups[0].embeds[0].title == "Deine neue Karte: Narr (4)"
-    told = [m for m in world.channel.history(viewer=benoit) if m.flags.ephemeral and m.embeds]
-    assert told and told[-1].content == "🕵️ Échange du Voleur avec **anna**"
-    assert told[-1].embeds[0].title == "Votre nouvelle carte : Voleur (3)"
-    public = board_of(simcord_env, world.channel, world.mod).embeds[0]
+    assert card(took.followups[0]).title == "Deine neue Karte: Narr (4)"
+    told = [m for m in world.channel.history(viewer=benoit) if m.flags.ephemeral and is_card(m)]
+    assert told and above(told[-1]) == "🕵️ Échange du Voleur avec **anna**"
+    assert card(told[-1]).title == "Votre nouvelle carte : Voleur (3)"
+    public = card(board_of(simcord_env, world.channel, world.mod))
     assert (
         "**anna** a pris la carte de **benoit** ; **benoit** tient maintenant le Voleur"
         in public.fields[0].value
@@ -135,9 +135,9 @@ async def test_a_whole_game_on_a_french_server_is_recorded_and_verifies_as_in_en
     anna, benoit, carl, _ = world.members
     locales.members.update({anna.id: "de", benoit.id: "fr"})
     members = await open_game(world, 3, length=2)
-    first = board_of(simcord_env, world.channel, world.mod).embeds[0].footer.text
+    first = card(board_of(simcord_env, world.channel, world.mod)).footer.text
     engine = await play_to_the_end(world, members, seed=4, check_secrecy=False)
-    final = world.channel.last_message.embeds[0]
+    final = card(world.channel.last_message)
     assert final.title == "La Mort sur le royaume — partie terminée"
     assert final.description.startswith(("🏆 Victoire : **", "🏆 Victoire partagée : **"))
     (listed,) = await simcord_env.bot.storage.recent_games(
@@ -167,7 +167,7 @@ async def test_rules_lobby_options_and_the_turn_ping_of_kingdom_speak_their_read
 
     # The lobby's options and the turn ping are public: the server's language, not the host's.
     await anna.slash(world.channel, "kingdom new", mode="only-one", timer=5400)
-    lobby = world.channel.last_message.embeds[0]
+    lobby = card(world.channel.last_message)
     options = "\n".join([lobby.description or "", *(f"{f.name}\n{f.value}" for f in lobby.fields)])
     assert "Mode : **Il ne peut en rester qu'un** (2–20 joueurs)" in options
     assert "Minuteur de tour : 1 h 30 min" in options

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shown import card
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -25,13 +26,13 @@ def pings(world) -> list:
 async def test_a_lobby_for_day_long_turns_says_so_and_waits_longer_than_ten_minutes(world) -> None:
     await world.members[0].slash(world.channel, "kingdom new", timer=DAY_S)
     lobby = world.board()
-    options = next(f.value for f in lobby.embeds[0].fields if f.name == "Options")
+    options = next(f.value for f in card(lobby).fields if f.name == "Options")
     assert "Turn timer: 24 h" in options
     await world.env.advance_time(11 * 60)
     assert session_of(world.env, world.channel) is not None  # a slow table gathers slowly
     await world.env.advance_time(DAY_S)
     assert session_of(world.env, world.channel) is None
-    assert "This lobby closed itself after 24 h without activity." in world.board().embeds[0].description
+    assert "This lobby closed itself after 24 h without activity." in card(world.board()).description
 
 
 async def test_discord_offers_turns_of_up_to_a_day_and_no_longer(world) -> None:
@@ -49,7 +50,7 @@ async def test_a_day_long_turn_pings_once_survives_a_restart_and_times_out_on_ti
     engine = engine_of(env, channel)
     active, version, deadline = engine.active, engine.version, engine.deadline
     board = board_of(env, channel, world.mod)
-    assert f"time runs out <t:{deadline // 1000}:R>" in board.embeds[0].description
+    assert f"time runs out <t:{deadline // 1000}:R>" in card(board).description
     # Once the turn has waited 30 s, its player (only) is pinged, told where their card is.
     await env.advance_time(PING_S + 1)
     [ping] = pings(world)

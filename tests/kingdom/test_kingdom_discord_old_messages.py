@@ -5,12 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from shown import controls
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_kingdom_discord_support import (  # noqa: E402
     board_of,
     card_panel,
     engine_of,
+    nested,
     open_game,
     press,
     rig,
@@ -48,8 +51,8 @@ async def test_a_card_panel_from_an_ended_game_does_nothing_in_the_next_game(wor
     alice, bob, carol, dave = await open_game(world, 4)
     first = await rig(env, channel, alice, [BARD, QUEEN, MONK, DEATH])
     panel = await card_panel(env, channel, alice)
-    (bard,) = [c for row in panel.components for c in row["components"] if c["type"] == 3]
-    (on_carol,) = [o["value"] for o in bard["options"] if "carol" in o["label"]]
+    (bard,) = [c for c in controls(panel) if c.type == 3]
+    (on_carol,) = [o["value"] for o in bard.options if "carol" in o["label"]]
     await alice.slash(channel, "end")
 
     await open_game(world, 4)
@@ -57,7 +60,7 @@ async def test_a_card_panel_from_an_ended_game_does_nothing_in_the_next_game(wor
     assert second.version == first.version and second.active == 0  # the same press would fit
     before = second.to_json()
 
-    refused = await alice.select(panel, [on_carol], custom_id=bard["custom_id"])
+    refused = await alice.select(panel, [on_carol], custom_id=bard.custom_id)
 
     assert refused.ephemeral and "earlier game" in refused.response.content
     assert refused.followups == []  # no Thief's look reached alice
@@ -72,7 +75,7 @@ async def test_a_card_panel_sent_before_game_marks_is_refused(world):
     engine = await rig(env, channel, alice, [BARD, QUEEN, MONK, DEATH])
     panel = await card_panel(env, channel, alice)
     unmarked = snapshot_components(env, panel)
-    (bard,) = [c for row in unmarked for c in row["components"] if c["type"] == 3]
+    (bard,) = [c for c in nested(unmarked) if c["type"] == 3]
     bard["custom_id"] = f"ps:{channel.id}:power"
     show_components(env, panel, unmarked)
     before = engine.to_json()

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from lobby_buttons import lobby_id
+from shown import card
 
 from bot.games.kingdom.board import POWERS, component_for
 from bot.games.kingdom.cards import CHARACTERS, COPIES
@@ -101,12 +102,37 @@ def stored(env: Any, message: Any) -> Any:
 
 
 def snapshot_components(env: Any, message: Any) -> list[dict[str, Any]]:
+    """A copy of the components Discord holds for the message: the whole V2 tree (the text above
+    the card, the card's container, its sections and their controls, its action rows)."""
     return copy.deepcopy(stored(env, message).components)
 
 
 def show_components(env: Any, message: Any, components: list[dict[str, Any]]) -> None:
     """Make a member's client show these components on the message (a stale or forged client)."""
     stored(env, message).components = copy.deepcopy(components)
+
+
+def nested(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a snapshot's tree, in drawn order (a section's control after its
+    line): the dicts themselves, so a forged client is made by changing them in place."""
+    found = []
+    for component in components:
+        found.append(component)
+        found += nested(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            found += nested([component["accessory"]])
+    return found
+
+
+def action_rows(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The action rows of a snapshot's tree (inside the card or not), in drawn order."""
+    return [c for c in nested(components) if c.get("type") == 1]
+
+
+def card_of(components: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card (the V2 container) of a snapshot's tree: where a forged client adds a row."""
+    (container,) = [c for c in components if c.get("type") == 17]
+    return container
 
 
 CHARACTER_NAMES = tuple(c.name for c in CHARACTERS)
@@ -159,7 +185,7 @@ def assert_public_secrecy(
     if engine.is_over:
         return
     board = board_of(env, channel, viewer)
-    description = board.embeds[0].description
+    description = card(board).description
     for seat in face_down_seats(engine):
         line = seat_line(description, names[seat])
         assert "face down" in line

@@ -11,6 +11,9 @@ import re
 import pytest
 from masks_tables import RACE_MS, SETTLE_S
 from replay_checks import assert_stored_record_verifies
+from shown import card as card_of
+from shown import controls, is_card, labels
+from shown import text as words
 
 from bot.engine import IllegalAction
 from bot.games.masks.faces import MONSTERS
@@ -39,7 +42,7 @@ def other_tile(card: int, *taken: int) -> int:
 async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_table, world, simcord_env):
     # A wide window: on a busy machine a 250 ms race could close by the wall clock mid-click.
     table = await open_table(4, race_window_ms=WIDE)
-    first_footer = table.board().embeds[0].footer.text
+    first_footer = card_of(table.board()).footer.text
     bot = simcord_env.bot
     host = table.players[0]
     # The host pressed Start and is the first Mime: the card came with that press, privately.
@@ -77,14 +80,14 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
             expected[mime] += 1
         await simcord_env.advance_time(WIDE / 1000)  # races settle, everyone holds a tile: reveal
         if turn < turns:
-            assert f"the card was **{MONSTERS[card]}**" in table.board().embeds[0].description
+            assert f"the card was **{MONSTERS[card]}**" in card_of(table.board()).description
             await simcord_env.advance_time(PAUSE)
 
     assert table.session is None
-    final = table.board().embeds[0]
+    final = card_of(table.board())
     assert final.title == "Island of Monster Masks — game over"
     assert final.description == "🏆 Winners: **alice**, **bob**, **carol**"
-    assert [c.label for row in table.board().components for c in row.children] == ["Play again"]
+    assert labels(table.board()) == ["Play again"]
     # Worked by hand: dave mimed the three blank turns, so he only has his three guesses.
     assert expected == [5, 5, 5, 3]
     for member, cards in zip(table.players, expected, strict=True):
@@ -101,13 +104,8 @@ async def test_full_game_four_members_to_the_end_records_cards_and_winners(open_
     assert rec["counts"] == expected
 
 
-def tile_button(table, tile: int) -> dict:
-    return next(
-        c
-        for row in table.board().components
-        for c in row.to_dict()["components"]
-        if c["custom_id"].endswith(f".{tile}")
-    )
+def tile_button(table, tile: int):
+    return next(c for c in controls(table.board()) if (c.custom_id or "").endswith(f".{tile}"))
 
 
 async def test_a_race_loser_is_told_privately_holds_no_tile_and_is_refused_a_second_slap(
@@ -133,8 +131,8 @@ async def test_a_race_loser_is_told_privately_holds_no_tile_and_is_refused_a_sec
     )
     button = tile_button(table, tile)
     # Still pressable: a slap on it is told who took it (test_masks_discord_slap_answers.py).
-    assert button["label"] == f"{MONSTERS[tile]} · bob" and not button.get("disabled")
-    assert "**carol** · ⚡ lost a race: no tile this turn" in table.board().embeds[0].fields[0].value
+    assert button.label == f"{MONSTERS[tile]} · bob" and not button.disabled
+    assert "**carol** · ⚡ lost a race: no tile this turn" in card_of(table.board()).fields[0].value
 
     second = other_tile(card, tile)
     refused = await table.slap(carol, second)
@@ -147,22 +145,22 @@ async def test_a_race_loser_is_told_privately_holds_no_tile_and_is_refused_a_sec
     # The reveal waits for dave's slap only, not for a second one from carol.
     await table.slap(dave, card)
     await simcord_env.advance_time(WIDE / 1000)
-    text = table.board().embeds[0].description
+    text = card_of(table.board()).description
     assert "(every guesser slapped a tile). **dave** guessed it" in text
     assert table.view["piles"] == [1, 0, 0, 1]
 
 
 async def test_second_chance_option_a_race_loser_slaps_again(open_table, world, simcord_env):
     await world.members[0].slash(world.channel, "masks new", second_chance=True)
-    lobby = str(world.board().embeds[0].to_dict())
+    lobby = str(card_of(world.board()).to_dict())
     assert "Second chance: a player who loses a race may slap another tile: **on**" in lobby
     await world.members[0].click(world.board(), label="Cancel")
-    rules = (await world.members[0].slash(world.channel, "rules", game="masks")).response.embeds[0]
+    rules = card_of((await world.members[0].slash(world.channel, "rules", game="masks")).response)
     assert "Second chance: a player who loses a race may slap another tile" in rules.description
 
     table = await open_table(4, race_window_ms=WIDE, second_chance=True)
     _, bob, carol, _ = table.players
-    assert "second chance: yes" in table.board().embeds[0].footer.text
+    assert "second chance: yes" in card_of(table.board()).footer.text
     tile = other_tile(table.card())
     await table.slap(bob, tile)
     await simcord_env.advance_time(0.1)
@@ -235,14 +233,14 @@ async def test_guess_timer_runs_out_then_the_next_mime_draws(open_table, world, 
     assert table.view["phase"] == "guessing"
     await simcord_env.advance_time(1.5)
     assert table.view["phase"] == "reveal"
-    text = table.board().embeds[0].description
+    text = card_of(table.board()).description
     assert f"the card was **{MONSTERS[card]}** (the guess timer ran out)" in text
     assert "Nobody guessed it" in text
-    assert all(c.get("disabled") for row in table.board().components for c in row.to_dict()["components"])
+    assert all(c.disabled for c in controls(table.board()))
     await simcord_env.advance_time(PAUSE)
     assert table.view["turn"] == 2 and table.mime is bob
-    assert "**bob** is the Mime" in table.board().embeds[0].description
-    assert "press **My card**" in table.board().embeds[0].description
+    assert "**bob** is the Mime" in card_of(table.board()).description
+    assert "press **My card**" in card_of(table.board()).description
 
 
 async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
@@ -252,7 +250,7 @@ async def test_the_mime_ends_guessing_early(open_table, world, simcord_env):
     await simcord_env.advance_time(RACE)
     result = await table.end_guessing(table.mime)
     assert not result.ephemeral
-    assert "(the Mime ended the guessing). **bob** guessed it" in table.board().embeds[0].description
+    assert "(the Mime ended the guessing). **bob** guessed it" in card_of(table.board()).description
     assert table.view["piles"] == [1, 1, 0]
 
 
@@ -263,7 +261,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
     # The log is saved a press's entries at a time and put back at the restart: the restored
     # engine is the one saved, and the record of the finished game replays from its seed.
     table = await open_table(4, race_window_ms=WIDE, reveal_ms=10_000)
-    first_footer = table.board().embeds[0].footer.text
+    first_footer = card_of(table.board()).footer.text
     saved, turns = None, table.view["turns"]
     for turn in range(1, turns + 1):
         card = table.card()
@@ -285,7 +283,7 @@ async def test_a_restart_mid_game_restores_the_same_engine_and_the_game_is_recor
         world.guild.id,
         world.channel.id,
         first_footer,
-        table.board().embeds[0].footer.text,
+        card_of(table.board()).footer.text,
     )
     assert rec["log"][: len(saved["log"])] == saved["log"]
 
@@ -303,7 +301,7 @@ async def test_restart_mid_turn_play_continues(open_table, world, simcord_env, r
     await table.slap(carol, other_tile(card))
     await table.slap(dave, other_tile(card, other_tile(card)))
     await simcord_env.advance_time(RACE)
-    assert "**bob** guessed it" in table.board().embeds[0].description
+    assert "**bob** guessed it" in card_of(table.board()).description
     await restart()  # during the reveal pause
     await simcord_env.advance_time(10)
     assert table.view["turn"] == 2
@@ -326,15 +324,15 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
 
     for viewer in (bob, carol, dave, world.mod):
         for message in world.channel.history(viewer=viewer):
-            text = message.content + " ".join(str(e.to_dict()) for e in message.embeds)
-            assert name not in text
+            # Every word the message shows (card and all), and its picture's address.
+            said = words(message) + (str(card_of(message).to_dict()) if is_card(message) else "")
+            assert name not in said
             assert all(a.filename != "card.png" for a in message.attachments)
-            for row in message.components:
-                for item in row.to_dict()["components"]:
-                    assert re.fullmatch(
-                        rf"pc:{world.channel.id}:{table.session.tag}:(slap:1\.\d+|card:1|end:1)",
-                        item["custom_id"],
-                    )
+            for item in controls(message):
+                assert re.fullmatch(
+                    rf"pc:{world.channel.id}:{table.session.tag}:(slap:1\.\d+|card:1|end:1)",
+                    item.custom_id,
+                )
     assert all(name not in record.getMessage() for record in caplog.records)
 
     # Stronger: the public board is identical whatever the card is.
@@ -351,7 +349,7 @@ async def test_the_card_never_shows_in_public_before_the_reveal(open_table, worl
 
     await table.slap(dave, card)
     await simcord_env.advance_time(RACE)
-    assert f"the card was **{name}**" in table.board().embeds[0].description
+    assert f"the card was **{name}**" in card_of(table.board()).description
 
 
 def test_a_saved_state_does_not_change_as_the_game_goes_on():

@@ -3,9 +3,12 @@ slap) share the channel's 5 REST edits per 5 s, the latest board wins, and the b
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 import simcord.http.router as sim_router
 from masks_tables import SETTLE_S
+from shown import card, controls
 
 from bot.glue.components import bind
 from bot.session.sessions import SeatToken
@@ -38,16 +41,18 @@ class Edits:
 
     def claimed(self) -> list[int]:
         """How many tiles each edit showed with a holder."""
-        return [claimed_tiles(body.get("components", [])) for _, body in self.made]
+        return [claimed_tiles(sent(body)) for _, body in self.made]
 
 
-def claimed_tiles(rows: list) -> int:
-    return sum(
-        1
-        for row in rows
-        for c in row["components"]
-        if ":slap:" in c.get("custom_id", "") and " · " in c["label"]
+def sent(body: dict) -> SimpleNamespace:
+    """An edit's body as the message it makes (its card and controls, read by tests/shown.py)."""
+    return SimpleNamespace(
+        components=body.get("components") or [], flags=body.get("flags") or 0, embeds=body.get("embeds") or []
     )
+
+
+def claimed_tiles(message) -> int:
+    return sum(1 for c in controls(message) if ":slap:" in (c.custom_id or "") and " · " in (c.label or ""))
 
 
 async def table_of_eight(world):
@@ -109,9 +114,22 @@ def shows_the_game(env, world, session) -> bool:
     bind(board.items, session.tag)
     board.attach_picture()
     shown = board_message(world, session)
-    return shown.embeds[0].to_dict() == board.embed.to_dict() and [
-        c.custom_id for row in shown.components for c in row.children
-    ] == [item.custom_id for item in board.items]
+    drawn = SimpleNamespace(components=board.layout().to_components())
+    want, got = card(drawn).to_dict(), card(shown).to_dict()
+    # The picture is the one uploaded with the board: Discord serves it by its CDN's address.
+    want_image, got_image = want.pop("image", {}).get("url"), got.pop("image", {}).get("url")
+    same_picture = want_image == got_image or (
+        want_image is not None
+        and want_image.startswith("attachment://")
+        and got_image is not None
+        and got_image.endswith("/" + want_image.removeprefix("attachment://"))
+    )
+    return (
+        want == got
+        and same_picture
+        and [c.custom_id for c in controls(shown)] == [c.custom_id for c in controls(drawn)]
+        and [c.custom_id for c in controls(shown)] == [item.custom_id for item in board.items]
+    )
 
 
 @pytest.fixture
@@ -149,7 +167,7 @@ async def test_settles_waiting_for_their_turn_collapse_into_the_latest_board(wor
     await burst.until(WINDOW_S + 5.5)
     # The sixth settle's board waited; the seventh's (with the reveal) took its place.
     assert edits.claimed() == [1, 2, 3, 4, 5, 7]
-    assert "the card was" in edits.made[-1][1]["embeds"][0]["description"]
+    assert "the card was" in card(sent(edits.made[-1][1])).description
     assert edits.most_in_5_s() <= 5
     assert shows_the_game(simcord_env, world, session)
 
@@ -167,7 +185,7 @@ async def test_a_press_on_the_board_answers_with_the_waiting_board_and_no_edit_i
     assert not ended.ephemeral  # the press's own answer (type 7) showed the reveal...
     await burst.until(WINDOW_S + 5.5)  # past W+5, before the next Mime's turn (5 s after the reveal)
     assert len(edits.made) == 5  # ...and the waiting edit was dropped
-    assert "the card was" in board_message(world, session).embeds[0].description
+    assert "the card was" in card(board_message(world, session)).description
     assert shows_the_game(simcord_env, world, session)
 
 

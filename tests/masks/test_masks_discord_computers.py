@@ -8,6 +8,8 @@ import random
 
 import pytest
 from masks_tables import SETTLE_S, Table
+from shown import card as card_of
+from shown import is_card, labels
 
 from bot.games.masks import hints
 from bot.games.masks.cog import is_emoji_only
@@ -21,7 +23,7 @@ MIMES = "🎭 **"  # how a computer Mime's emoji start
 
 
 def field(message, name_start: str) -> str | None:
-    return next((f.value for f in message.embeds[0].fields if f.name.startswith(name_start)), None)
+    return next((f.value for f in card_of(message).fields if f.name.startswith(name_start)), None)
 
 
 def mimed(channel) -> list:
@@ -68,7 +70,7 @@ async def test_a_computer_mime_posts_emoji_that_point_a_person_to_its_card(world
     assert view["mime"] == 1 and view["phase"] == "guessing"
     card = table.card()
     assert mimed(world.channel) == []  # it looks at its card first, as a person would
-    description = table.board().embeds[0].description
+    description = card_of(table.board()).description
     assert description.startswith("🎭 **🤖 Robo 1** is the Mime: it acts out its card in emoji here")
     assert "My card" not in description
 
@@ -91,7 +93,7 @@ async def test_a_computer_mime_posts_emoji_that_point_a_person_to_its_card(world
     await simcord_env.advance_time(1)
     assert (
         "**alice** guessed it: +1 card for them and +1 for **🤖 Robo 1**"
-        in table.board().embeds[0].description
+        in card_of(table.board()).description
     )
     # Emoji mode keeps it (it is the Mime's acting), and the Mime posts once a turn.
     await simcord_env.advance_time(3)
@@ -112,13 +114,12 @@ async def test_computer_guessers_slap_what_a_person_mime_s_emoji_point_at_not_th
 
     await alice.send(world.channel, hints.hint(wrong, random.Random(1)))
     await simcord_env.advance_time(3.2)  # "hard" computers slap 1.5–3 s after the Mime's emoji
-    labels = [c.label for row in table.board().components for c in row.children]
-    assert any(label.startswith(f"{MONSTERS[wrong]} · 🤖 Robo") for label in labels)
+    assert any((label or "").startswith(f"{MONSTERS[wrong]} · 🤖 Robo") for label in labels(table.board()))
     # The other one, beaten to it, takes the next best fit: still not the card.
     await simcord_env.advance_time(3.2)
     reveal = table.view["last_reveal"]
     assert table.view["phase"] == "reveal" and reveal["reason"] == "all_slapped"
-    assert "Nobody guessed it" in table.board().embeds[0].description
+    assert "Nobody guessed it" in card_of(table.board()).description
 
 
 async def test_what_the_computers_read_survives_a_restart(world, simcord_env, restart):
@@ -211,7 +212,7 @@ async def test_one_person_and_computers_play_a_real_game_in_emoji(world, simcord
                     acted.add(turn)
                     computer_turns.append(turn)
         revealed = view["last_reveal"]["turn"] if view["phase"] == "reveal" else None
-        if revealed in computer_turns and "**alice** guessed it" in table.board().embeds[0].description:
+        if revealed in computer_turns and "**alice** guessed it" in card_of(table.board()).description:
             alice_won.append(revealed)
             computer_turns.remove(revealed)
         await simcord_env.advance_time(0.5)
@@ -219,13 +220,13 @@ async def test_one_person_and_computers_play_a_real_game_in_emoji(world, simcord
     # The result is the last thing in the channel, under every turn's emoji; the board the game
     # was played on says where it went.
     shown = [m for m in world.channel.history() if not m.flags.ephemeral]
-    assert shown[-1].embeds, f"the channel ends with {shown[-1].content!r}, not the result"
-    final = shown[-1].embeds[0]
-    assert "game over" in final.title and [c.label for row in shown[-1].components for c in row.children] == [
-        "Play again"
-    ]
+    assert is_card(shown[-1]), f"the channel ends with {shown[-1].content!r}, not the result"
+    final = card_of(shown[-1])
+    assert "game over" in final.title and labels(shown[-1]) == ["Play again"]
     assert mimed(world.channel) and all(m.id < shown[-1].id for m in mimed(world.channel))
-    moved = [m for m in shown if m.embeds and (m.embeds[0].description or "").startswith("The board moved: ")]
+    moved = [
+        m for m in shown if is_card(m) and (card_of(m).description or "").startswith("The board moved: ")
+    ]
     assert len(moved) == 1 and moved[0].id < mimed(world.channel)[0].id
     # 9 turns: the computers mimed 6, and alice found every card from their emoji.
     assert len(alice_won) + len(computer_turns) == 6

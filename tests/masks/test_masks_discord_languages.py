@@ -13,6 +13,9 @@ import discord
 import pytest
 from language_checks import LANGUAGES, World, assert_shown_in_no_language, rules_as_read, server
 from masks_tables import SETTLE_S, Table
+from shown import card as card_of
+from shown import labels
+from shown import text as words
 
 from bot.community.replays import verify
 from bot.games.masks.faces import MONSTERS
@@ -47,13 +50,8 @@ async def open_game(world: World, n: int = 4, race_window_ms: int = WIDE, **opti
 
 
 def embed_text(message: Any) -> str:
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
-        parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-    for row in message.components:
-        parts += [getattr(child, "label", None) or "" for child in getattr(row, "children", [])]
-    return "\n".join(parts)
+    """Every word the message shows: its card (or words alone) and its controls' labels."""
+    return "\n".join([words(message), *(label or "" for label in labels(message))])
 
 
 def public_text(world: World) -> str:
@@ -75,7 +73,7 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
     anna, bert, carl, dora = world.members
     await anna.slash(world.channel, "masks new")
     assert "Ratezeit: **1 Min.**" in embed_text(world.board())  # the lobby's options: the server's language
-    assert world.board().embeds[0].title == "Insel der Monstermasken — Lobby"  # the commands' name for it
+    assert card_of(world.board()).title == "Insel der Monstermasken — Lobby"  # the commands' name for it
     for member in (bert, carl, dora):
         await member.click(world.board(), label="Beitreten")
     world.env.bot.sessions.get(world.channel.id).options["race_window_ms"] = WIDE
@@ -83,13 +81,13 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
     table = Table(world, world.members)
     assert table.session.locale == "de"
     board = table.board()
-    assert board.embeds[0].title == "Insel der Monstermasken — Zug 1 von 12"
-    assert "ist der Mime" in board.embeds[0].description and "Meine Karte" in board.embeds[0].description
-    labels = [child.label for row in board.components for child in row.children]
-    assert labels[:2] == ["Grummel", "Kicher"] and labels[-2:] == ["Meine Karte", "Raten beenden"]
+    assert card_of(board).title == "Insel der Monstermasken — Zug 1 von 12"
+    assert "ist der Mime" in card_of(board).description and "Meine Karte" in card_of(board).description
+    shown = labels(board)
+    assert shown[:2] == ["Grummel", "Kicher"] and shown[-2:] == ["Meine Karte", "Raten beenden"]
     assert (
         "Nachziehstapel: 23 Karten · aus dem Spiel: 0 · Mime: Kamera · Geräusche: nein"
-        in board.embeds[0].footer.text
+        in card_of(board).footer.text
     )
 
     # anna pressed Start and is the Mime: her card came with that press, in French, to her only.
@@ -141,7 +139,7 @@ async def test_a_german_board_and_each_members_private_texts_in_their_own_langua
 
     await table.slap(dora, card)  # the last guesser: the card is revealed, in German
     await simcord_env.advance_time(WIDE / 1000 + 0.1)
-    description = table.board().embeds[0].description
+    description = card_of(table.board()).description
     assert description.startswith(f"Zug 1: Die Karte war **{t('de', MONSTERS[card])}** (alle Ratenden")
     assert "**dora** hat sie erraten: je +1 Karte für **dora** und **anna**." in description
     # The board's picture names the faces in German, the revealed card ringed.
@@ -164,7 +162,7 @@ async def test_a_whole_game_on_a_german_server_ends_in_german_and_its_record_has
         if turn < turns:
             await simcord_env.advance_time(PAUSE)
     assert table.session is None
-    final = world.board().embeds[0]
+    final = card_of(world.board())
     assert final.title == "Insel der Monstermasken — Spielende"
     assert final.description.startswith(("🏆 Gewonnen hat: **", "🏆 Gewonnen haben: **"))
     assert final.fields[0].name == "Gesammelte Karten" and " — 6 Karten" in final.fields[0].value
@@ -200,7 +198,7 @@ async def test_emoji_mode_notices_and_a_computer_mimes_post_speak_the_servers_la
     await anna.click(table.board(), label="Raten beenden")
     await simcord_env.advance_time(PAUSE)  # the computer in seat 1 is the Mime now
     assert (
-        "ist der Mime: Gleich spielt er seine Karte hier in Emoji vor." in table.board().embeds[0].description
+        "ist der Mime: Gleich spielt er seine Karte hier in Emoji vor." in card_of(table.board()).description
     )
     for _ in range(6):
         await simcord_env.advance_time(1)
@@ -250,12 +248,12 @@ async def test_a_moderator_switches_a_running_games_language_from_its_next_board
     world = german_server(simcord_env, locales, mod=True)
     mod = world.mod
     table = await open_game(world, n=3)
-    assert table.board().embeds[0].title == "Insel der Monstermasken — Zug 1 von 9"
+    assert card_of(table.board()).title == "Insel der Monstermasken — Zug 1 von 9"
     answer = await mod.slash(world.channel, "settings", language="fr")
     assert answer.ephemeral and table.session.locale == "fr"
     await table.mime.click(table.board(), label="Raten beenden")  # the German board still on show
     board = table.board()
-    assert board.embeds[0].title == "L'Île des masques de monstres — tour 1 sur 9"
-    assert "Dernier tour" not in embed_text(board) and "la carte était" in board.embeds[0].description
+    assert card_of(board).title == "L'Île des masques de monstres — tour 1 sur 9"
+    assert "Dernier tour" not in embed_text(board) and "la carte était" in card_of(board).description
     (attachment,) = board.attachments
     assert simcord_env.backend.cdn.get(attachment.url) == board_png(table.view["last_reveal"]["card"], "fr")

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from masks_tables import RACE_MS, SETTLE_S
+from shown import labels
 
 from bot.games.masks import board as masks_board
 from bot.games.masks.pictures import board_png
@@ -32,8 +33,8 @@ async def test_a_slap_uploads_no_picture_and_only_the_reveal_rings_the_card(open
     guessers = table.guessers()
     await table.slap(guessers[0], card)
     await simcord_env.advance_time(RACE)  # the race settles: the board says who holds the tile
-    labels = [child.label for row in table.board().components for child in row.children]
-    assert labels[card].endswith(f" · {table.session.seat_names()[table.players.index(guessers[0])]}")
+    tiles = labels(table.board())
+    assert tiles[card].endswith(f" · {table.session.seat_names()[table.players.index(guessers[0])]}")
     assert shown_picture(table)[0] == first_id  # the edit kept the picture: nothing uploaded
     for guesser, tile in zip(guessers[1:], (t for t in range(16) if t != card), strict=False):
         await table.slap(guesser, tile)

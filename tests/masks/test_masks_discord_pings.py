@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from shown import card
+
 from bot.games.masks.faces import MONSTERS
 from bot.session.turn_pings import PING_AFTER_MS
 
@@ -47,7 +49,7 @@ async def test_the_guessers_still_to_slap_are_pinged_once_a_turn(open_table, wor
 
 async def test_a_slow_table_may_take_up_to_a_day_per_turn(world, simcord_env) -> None:
     await world.members[0].slash(world.channel, "masks new", guess_seconds=86_400, mime_mode="emoji")
-    options = next(f.value for f in world.board().embeds[0].fields if f.name == "Options")
+    options = next(f.value for f in card(world.board()).fields if f.name == "Options")
     assert "Guess timer: **24 h**" in options
     assert simcord_env.bot.sessions.get(world.channel.id).options["guess_ms"] == 86_400_000
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from masks_tables import SETTLE_S
+from shown import controls
 
 from bot.games.masks.faces import MONSTERS
 from bot.i18n import t
@@ -28,13 +29,8 @@ def answered(*presses) -> None:
         assert press.ephemeral and press.response is not None and press.response.content, press
 
 
-def tile_button(table, tile: int) -> dict:
-    return next(
-        c
-        for row in table.board().components
-        for c in row.to_dict()["components"]
-        if c["custom_id"].endswith(f".{tile}")
-    )
+def tile_button(table, tile: int):
+    return next(c for c in controls(table.board()) if (c.custom_id or "").endswith(f".{tile}"))
 
 
 async def test_two_slaps_on_one_tile_within_the_race_window_the_later_is_told_by_how_much(
@@ -70,7 +66,7 @@ async def test_a_slap_just_after_the_race_closed_is_told_who_took_the_tile_and_b
     await simcord_env.advance_time(WIDE / 1000)  # the race closes: bob holds the tile
     assert table.view["held_by"][tile] == 1
     button = tile_button(table, tile)
-    assert button["label"] == f"{MONSTERS[tile]} · bob" and not button.get("disabled")
+    assert button.label == f"{MONSTERS[tile]} · bob" and not button.disabled
     await simcord_env.advance_time(0.11)
     carols = await table.slap(carol, tile)
     answered(bobs, carols)
