@@ -81,19 +81,17 @@ def _control(raw: dict[str, Any], beside: str | None = None) -> Control:
 def controls(message: Any) -> list[Control]:
     """Every button and select of the message, in the order they are drawn."""
     found = []
+    beside: set[int] = set()  # the accessories already found with their section
     for item in walk(components(message)):
         if item.get("type") == 9 and isinstance(item.get("accessory"), dict):
             accessory = item["accessory"]
+            beside.add(id(accessory))
             if accessory.get("type") == 2:
                 line = "\n".join(c.get("content", "") for c in item.get("components") or [])
                 found.append(_control(accessory, beside=line))
-        elif item.get("type") in (2, 3, 5, 6, 7, 8) and not _is_accessory(item, message):
+        elif item.get("type") in (2, 3, 5, 6, 7, 8) and id(item) not in beside:
             found.append(_control(item))
     return found
-
-
-def _is_accessory(item: dict[str, Any], message: Any) -> bool:
-    return any(s.get("type") == 9 and s.get("accessory") is item for s in walk(components(message)))
 
 
 def labels(message: Any) -> list[str | None]:

@@ -229,3 +229,26 @@ def fit(embed: discord.Embed, budget: int) -> discord.Embed:
         else:
             fields[where]["value"] = shorter
     return cut
+
+
+def spent(message: Any) -> Layout | None:
+    """What a pressed message (``interaction.message``) shows once its controls are spent: a card
+    keeps its words and picture without its controls (a V2 message must keep a component, and its
+    flag: ``view=None`` would be refused), a legacy message loses its rows (None)."""
+    if message is None or not message.flags.components_v2:
+        return None
+    return Layout([kept for item in message.components for kept in _without_controls(item.to_dict())])
+
+
+def _without_controls(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """``item`` as it stays once controls are spent: an action row goes, a section leaves its
+    words (a section needs an accessory), a container keeps the rest."""
+    kind = item.get("type")
+    if kind == 1:
+        return []
+    if kind == SECTION:
+        return list(item["components"])
+    children = item.get("components")
+    if isinstance(children, list):
+        return [{**item, "components": [kept for child in children for kept in _without_controls(child)]}]
+    return [item]

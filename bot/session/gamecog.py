@@ -27,7 +27,7 @@ from bot.glue.board import GAME_COLOUR, Board, closed_board, final_title, game_t
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.components import Press, bind
 from bot.glue.interactions import message_id, message_origin, on_ephemeral
-from bot.glue.layout import private
+from bot.glue.layout import private, spent
 from bot.glue.replies import is_moderator as is_moderator  # imported from here by cogs
 from bot.glue.replies import message_link as message_link
 from bot.glue.replies import reply_private
@@ -546,7 +546,9 @@ class GameCog(Lobby, commands.GroupCog):
         if interaction is not None and not interaction.response.is_done():
             try:
                 if self._from_panel(session, interaction):
-                    await interaction.response.edit_message(view=None)  # its controls are spent
+                    await interaction.response.edit_message(
+                        view=spent(interaction.message)
+                    )  # its controls are spent
                     if presser is not None and self.pressed_panel(session, presser, interaction):
                         kept = session.panels[presser]
                         session.panels[presser] = Panel(
