@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import discord
 from chaos.database import DatabaseChaos
+from shown import V2, Control, above, card, cards, controls, text
 from simcord import _dpy_internals
 from simcord.http import router
 from simcord.results import to_discord_message
@@ -66,6 +66,14 @@ COMMANDS = ["leaderboard", "stats", "replay"]
 ENGINE_OPTIONS = {"masks": {"race_window_ms": 1500}}  # set on the lobby before Start: no slash option
 # Every custom id the bot may hand out: game presses (pc/ps), and the registered dynamic items.
 CUSTOM_ID = re.compile(r"^(p[cs]:\d+:([0-9a-f]{8}:)?[a-z_]+(:[a-z0-9_.-]*)*|[a-z]+:[A-Za-z0-9_:.-]*)$")
+
+
+@dataclass
+class Drawn:
+    """Components as a message holds them (a V2 card), for ``tests/shown.py`` to read."""
+
+    components: list[dict[str, Any]]
+    flags: int = V2
 
 
 @dataclass
@@ -274,7 +282,7 @@ class Chaos:
         return self.rng.choice([m for m in self.members if m.id in ids] or self.members)
 
     def _board_or_old(self) -> Any | None:
-        messages = [m for m in self.stored() if m.components and not m.flags & EPHEMERAL]
+        messages = [m for m in self.stored() if controls(m) and not m.flags & EPHEMERAL]
         if not messages:
             return None
         board = self.board()
@@ -293,30 +301,26 @@ class Chaos:
         target = to_discord_message(self.env, message)
         self.database.pressing()
         try:
-            if control["type"] == 3:
-                options = control.get("options", [])
-                if not options:
+            if control.type == 3:
+                if not control.values:
                     return
-                value = self.rng.choice(options)["value"]
+                value = self.rng.choice(control.values)
                 with clock_held_still(self.env):
-                    result = await member.select(target, [value], custom_id=control["custom_id"])
+                    result = await member.select(target, [value], custom_id=control.custom_id)
             else:
                 with clock_held_still(self.env):
-                    result = await member.click(target, custom_id=control["custom_id"])
+                    result = await member.click(target, custom_id=control.custom_id)
         finally:
             self.database.phase = "timer"
         self._answered(result, "press")
 
     @staticmethod
-    def _controls(message: Any) -> list[dict[str, Any]]:
+    def _controls(message: Any) -> list[Control]:
+        """The controls a member may press: every enabled one with an id, in the card's rows or
+        beside its lines (``tests/shown.py`` walks the nested layout)."""
         if message is None:
             return []
-        return [
-            c
-            for row in message.components
-            for c in row.get("components", [])
-            if c.get("custom_id") and not c.get("disabled")
-        ]
+        return [c for c in controls(message) if c.custom_id and not c.disabled]
 
     async def _slash(self, name: str, member: Any) -> None:
         if name in COMMANDS and self.rng.random() < 0.5:
@@ -342,9 +346,9 @@ class Chaos:
         refused the answer itself or never delivered the press (the gateway was down)."""
         self.counts["presses"] += 1
         interaction = result._interaction
-        texts = [f.content or "" for f in result.followups if f.ephemeral]
+        texts = [text(f) for f in result.followups if f.ephemeral]
         if result.response is not None and result.response.ephemeral:
-            texts.append(result.response.content or "")
+            texts.append(text(result.response))
         untrue = self.database.check_answer(texts, self.bot, self.session)
         if untrue is not None:
             self.failures.append(untrue)
@@ -356,12 +360,12 @@ class Chaos:
             if response is not None and response.ephemeral:
                 self.counts["answered privately"] += 1
                 if secret:
-                    self._remember_private(response.content, response.embeds)
+                    self._remember_private(response)
             else:
                 self.counts["answered"] += 1
             for followup in result.followups:
                 if followup.ephemeral and secret:
-                    self._remember_private(followup.content, followup.embeds)
+                    self._remember_private(followup)
             return
         if self.gateway_down:
             self.counts["not delivered (gateway down)"] += 1
@@ -371,13 +375,15 @@ class Chaos:
             self.counts["interaction failed"] += 1
             self.failures.append(f"{what} {interaction.data.get('custom_id', '')} left unanswered")
 
-    def _remember_private(self, content: str | None, embeds: list[discord.Embed]) -> None:
-        texts = [content or ""]
-        for embed in embeds:
+    def _remember_private(self, message: Any) -> None:
+        """The lines a member was told privately: the words above or without a card, and each
+        card's title, description and field values (``tests/shown.py`` reads a card back)."""
+        texts = [above(message) or ""]
+        for embed in cards(message):
             texts += [embed.title or "", embed.description or ""]
             texts += [f.value for f in embed.fields]
-        for text in texts:
-            self.private_lines.update(line.strip() for line in text.splitlines() if len(line.strip()) >= 20)
+        for said in texts:
+            self.private_lines.update(line.strip() for line in said.splitlines() if len(line.strip()) >= 20)
 
     # ------------------------------------------------------------------ faults
 
@@ -469,15 +475,19 @@ class Chaos:
         # A game over whose record waits on the database shows its final board meanwhile.
         board = cog.board_now(session)
         bind(board.items, session.tag)
-        shown = message.embeds[0] if message.embeds else {}
-        drawn = board.embed.to_dict()
-        ids = [c.get("custom_id") for row in message.components for c in row.get("components", [])]
+        # The board as the bot would show it now (its card), read back as the message is.
+        drawn = Drawn(board.layout().components)
+        if not cards(message):
+            return False
+        shown, expected = card(message), card(drawn)
         return (
-            shown.get("title") == drawn.get("title")
-            and shown.get("description") == drawn.get("description")
-            and [(f["name"], f["value"]) for f in shown.get("fields", [])]
-            == [(f["name"], f["value"]) for f in drawn.get("fields", [])]
-            and ids == [getattr(item, "custom_id", None) for item in board.items]
+            shown.title == expected.title
+            and shown.description == expected.description
+            and [(f.name, f.value) for f in shown.fields] == [(f.name, f.value) for f in expected.fields]
+            and [(c.custom_id, c.beside) for c in controls(message)]
+            == [(c.custom_id, c.beside) for c in controls(drawn)]
+            and sorted(c.custom_id or "" for c in controls(drawn))
+            == sorted(getattr(item, "custom_id", None) or "" for item in board.items)
         )
 
     async def _drain(self) -> None:
@@ -600,17 +610,17 @@ class Chaos:
         or a custom id (the engine's public view is checked for secrets by the property tests)."""
         public: list[str] = []
         for message in self.stored():
-            ids = [c.get("custom_id", "") for row in message.components for c in row.get("components", [])]
+            # Every control, in the card's rows or beside its lines (``tests/shown.py``).
+            ids = [c.custom_id or "" for c in controls(message)]
             for custom_id in ids:
                 if custom_id and not CUSTOM_ID.match(custom_id):
                     self.failures.append(f"unexpected custom id {custom_id!r}")
             public += ids
             if message.flags & EPHEMERAL:
                 continue
-            public.append(message.content)
-            for embed in message.embeds:
-                public += [embed.get("title", ""), embed.get("description", "")]
-                public += [f.get("value", "") for f in embed.get("fields", [])]
+            # Every word shown: the words above the card, and the card's texts (title,
+            # description, fields, small print), or an old message's content and embeds.
+            public.append(text(message))
         public += [r.getMessage() for r in self.tap.records]
         leaks = {line for line in self.private_lines for text in public if line in text}
         self.counts["secrets leaked"] = len(leaks)

@@ -7,6 +7,7 @@ import copy
 import random
 
 import pytest
+from shown import card, is_card, labels
 from simcord_clock import clock_held_still
 from test_lobby import field
 
@@ -21,10 +22,6 @@ COGS = [kind for kind, game in registry.games().items() if game.computers is not
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot(COGS)
-
-
-def labels(message) -> list[str]:
-    return [c.label for row in message.components for c in row.children]
 
 
 # Short timers: the human never presses, so their turns pass on the game's own timers (a game
@@ -80,7 +77,7 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
         await human.click(world.board(), label="Start")
     session = simcord_env.bot.sessions.get(world.channel.id)
     assert session.status == PLAYING and session.players[1:] == [-1, -2]
-    assert "🤖 Robo 1" in str(world.board().embeds[0].to_dict())  # named on the board
+    assert "🤖 Robo 1" in str(card(world.board()).to_dict())  # named on the board
     restarted = False
     for step in range(2000):
         session = simcord_env.bot.sessions.get(world.channel.id)
@@ -102,7 +99,7 @@ async def test_one_human_and_computers_play_a_whole_game_across_a_restart(
         await simcord_env.advance_time(3)
     assert restarted and simcord_env.bot.sessions.get(world.channel.id) is None
     # The board, not a computer Mime's emoji posted after it.
-    final = [m for m in world.channel.history() if m.embeds][-1]
+    final = [m for m in world.channel.history() if is_card(m)][-1]
     assert labels(final) == ["Play again"]
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, kind) == 1

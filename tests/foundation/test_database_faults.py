@@ -15,6 +15,7 @@ import sqlite3
 import discord
 import pytest
 from lobby_buttons import lobby_id
+from shown import above, card, controls, labels
 from simcord_clock import clock_held_still
 from test_discord_faults import board_edits
 from test_sessions import scores, start_tap
@@ -116,9 +117,9 @@ async def test_a_timer_whose_save_fails_keeps_the_game_s_clock_and_saves_once_th
     caplog.set_level(logging.INFO)
     outage = await failing_tap(world, 5, "save_session", error="disk I/O error")
     await simcord_env.advance_time(31)  # alice's turn passes; its save fails
-    assert "Turn 1: **bob**" in world.board().embeds[0].description
+    assert "Turn 1: **bob**" in card(world.board()).description
     await simcord_env.advance_time(31)  # the clock was set again all the same: bob's passes too
-    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert "Turn 2: **alice**" in card(world.board()).description
     lines = [r.getMessage() for r in caplog.records if "the database failed" in r.getMessage()]
     assert len(lines) == 1 and "(tap)" in lines[0] and "disk I/O error" in lines[0]  # once per game
     assert simcord_env.bot.guard.waiting and simcord_env.bot.metrics.stuck() == 0
@@ -141,14 +142,14 @@ async def test_a_finished_game_whose_clean_up_fails_after_its_record_is_closed_b
     assert tapped.acknowledged and not any("went wrong" in text for text in told(tapped))
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert "failed on its finish" in caplog.text
-    assert "Saving its result waits for the database" in world.board().content
+    assert "Saving its result waits for the database" in above(world.board())
     await simcord_env.advance_time(6)  # the retry: recorded already, so only cleaned up
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert await storage.load_sessions() == []
     assert await storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert labels(world.board()) == ["Play again"]
     await alice.slash(world.channel, "tap new")  # the channel is free again
-    assert world.board().embeds[0].title == "Tap — lobby"
+    assert card(world.board()).title == "Tap — lobby"
     assert not simcord_env.errors
 
 
@@ -175,7 +176,7 @@ async def test_a_lobby_press_whose_save_fails_counts_and_its_presser_is_told_so(
     await alice.slash(world.channel, "tap new", target=5)
     outage = Outage(simcord_env.bot.storage, "save_session")
     joined = await bob.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "join"))
-    assert world.board().embeds[0].fields[0].value == "1. alice\n2. bob"  # the seat stands, on the lobby
+    assert card(world.board()).fields[0].value == "1. alice\n2. bob"  # the seat stands, on the lobby
     assert told(joined) == [
         "Your press counts: the lobby shows it. I could not save the lobby just now (the database is "
         "unavailable); I keep trying by myself. If I restart before then, the lobby goes back to how it "
@@ -184,7 +185,7 @@ async def test_a_lobby_press_whose_save_fails_counts_and_its_presser_is_told_so(
     left = await carol.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "leave"))
     assert told(left) == ["You are not in this lobby."]  # a refusal saves nothing: only it is said
     started = await alice.click(world.board(), custom_id=lobby_id(simcord_env, world.channel, "start"))
-    assert world.board().embeds[0].title == "Tap" and scores(world) == "alice: 0\nbob: 0"  # the game runs
+    assert card(world.board()).title == "Tap" and scores(world) == "alice: 0\nbob: 0"  # the game runs
     assert told(started) == [
         "The game has started: the board shows it. I could not save it just now (the database is "
         "unavailable); I keep trying by myself. If I restart before then, the game goes back to its "
@@ -220,7 +221,7 @@ async def test_end_while_the_database_is_down_says_so_and_ends_the_game_once_it_
     outage.end()
     await simcord_env.advance_time(6)
     assert simcord_env.bot.sessions.get(world.channel.id) is None
-    assert "recorded as abandoned" in world.board().embeds[0].description
+    assert "recorded as abandoned" in card(world.board()).description
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert not simcord_env.errors
 
@@ -231,7 +232,7 @@ async def test_a_database_down_for_long_is_retried_at_most_a_minute_apart_and_th
     outage = await failing_tap(world, 50, "save_session")
     for _ in range(10):
         await simcord_env.advance_time(31)  # every turn passes on time, unsaved
-    assert "Turn 10: **alice**" in world.board().embeds[0].description
+    assert "Turn 10: **alice**" in card(world.board()).description
     assert "still waiting for the database" in caplog.text
     tries = outage.hits["save_session"]
     await simcord_env.advance_time(2 * RETRY_MAX_S)
@@ -266,7 +267,7 @@ async def test_a_save_while_a_finish_waits_does_not_take_its_place(world, simcor
     await simcord_env.advance_time(RETRY_MAX_S)
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert await storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert labels(world.board()) == ["Play again"]
     assert not simcord_env.errors
 
 
@@ -302,14 +303,14 @@ async def test_a_finish_whose_record_hangs_shows_the_final_board_and_is_recorded
     with clock_held_still(simcord_env):
         await alice.click(world.board(), label="Tap")  # over; its record hangs
     await simcord_env.advance_time(WRITE_WAIT_S + 0.1)
-    assert "Saving its result waits for the database" in world.board().content
+    assert "Saving its result waits for the database" in above(world.board())
     assert hang.given_up["record_game"] == 1
     assert await storage.game_count(world.guild.id, "tap") == 0
     hang.end()
     await simcord_env.advance_time(RETRY_MAX_S)
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert await storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert labels(world.board()) == ["Play again"]
     assert not simcord_env.errors
 
 
@@ -326,8 +327,8 @@ CREATE TRIGGER note_commit AFTER INSERT OR UPDATE ON sessions FOR EACH ROW EXECU
 
 
 def assert_final_board_says_its_record_waits(world) -> None:
-    assert "Saving its result waits for the database" in world.board().content
-    assert world.board().components == []  # no game buttons on a game that is over
+    assert "Saving its result waits for the database" in above(world.board())
+    assert controls(world.board()) == []  # no game buttons on a game that is over
 
 
 def final_board_refused(world) -> None:
@@ -342,7 +343,7 @@ async def recorded_once_the_database_is_back(world, outage: Outage) -> None:
     outage.end()
     await world.env.advance_time(RETRY_MAX_S)
     assert await world.env.bot.storage.game_count(world.guild.id, "tap") == 1
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert labels(world.board()) == ["Play again"]
     assert not world.env.errors
 
 
@@ -366,7 +367,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_after_the_server_c
         noted = [tuple(row) for row in await admin.fetch("SELECT * FROM commits_noted")]
     finally:
         await admin.close()
-    assert "Saving its result waits for the database" in world.board().content
+    assert "Saving its result waits for the database" in above(world.board())
     assert noted == [("playing", "on")]  # the finished state waited for the disk
     # The server crashes, and the process stops before the guard's retry.
     await asyncio.to_thread(postgres_server.halt)
@@ -376,7 +377,7 @@ async def test_a_finished_game_whose_record_fails_is_recorded_after_the_server_c
     storage = simcord_env.bot.storage
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert await storage.load_sessions() == []
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert labels(world.board()) == ["Play again"]
     assert not simcord_env.errors
 
 
@@ -389,13 +390,13 @@ async def test_a_finished_game_whose_record_waits_shows_its_final_board_on_every
     with clock_held_still(simcord_env):  # the record's retry runs by the advance below only
         await alice.click(world.board(), label="Tap")  # over; its record waits
         final = world.board()
-        assert "Saving its result waits for the database" in final.content
+        assert "Saving its result waits for the database" in above(final)
         await alice.slash(world.channel, "board")
     again = world.board()
     assert again.id != final.id  # posted anew, as /board does
-    assert "Saving its result waits for the database" in again.content
-    assert again.embeds[0].to_dict()["description"] == final.embeds[0].to_dict()["description"]
-    assert again.components == []  # no game buttons on a game that is over
+    assert "Saving its result waits for the database" in above(again)
+    assert card(again).description == card(final).description
+    assert controls(again) == []  # no game buttons on a game that is over
     await simcord_env.bot.game_cogs["tap"].board_deleted(
         simcord_env.bot.sessions.get(world.channel.id), again.id
     )
@@ -416,7 +417,7 @@ async def test_a_finished_game_whose_final_board_discord_refused_shows_it_at_the
     final_board_refused(world)
     with clock_held_still(simcord_env):
         await alice.click(world.board(), label="Tap")  # over; its record waits; no board shows it
-    assert "Tap" in [c.label for row in world.board().components for c in row.children]
+    assert "Tap" in labels(world.board())
     simcord_env.backend.faults.clear()  # the permission is back; the database is still down
     await simcord_env.advance_time(RETRY_MAX_S)
     assert outage.hits["record_game"] >= 2
@@ -438,13 +439,14 @@ async def test_a_press_refused_while_the_record_waits_sends_the_final_board_on_s
         await alice.click(world.board(), label="Tap")  # over; its record waits
         assert_final_board_says_its_record_waits(world)
         shown = simcord_env.backend.get_message(world.channel.id, last_turn.id)
+        final = copy.deepcopy(shown.components)  # the final board, without buttons
         since = len(simcord_env.backend.http_requests)
         for presser in (bob, alice, bob):
             shown.components = copy.deepcopy(kept)  # the stale client's view of the board
             refused = await presser.click(last_turn, label="Tap")
             assert refused.ephemeral and "over" in refused.response.content
         assert board_edits(simcord_env, world.channel.id, since) == 0
-    shown.components = []
+    shown.components = final
     await recorded_once_the_database_is_back(world, outage)
 
 

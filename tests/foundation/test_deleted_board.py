@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shown import above, card, controls, is_card
 from test_sessions import start_tap
 
 DELETED = "was deleted"
@@ -9,7 +10,7 @@ DELETED = "was deleted"
 
 def boards(world) -> list:
     """Every message in the channel that shows a game board (has buttons)."""
-    return [m for m in world.channel.history() if m.components]
+    return [m for m in world.channel.history() if controls(m)]
 
 
 async def test_a_deleted_board_is_posted_again_says_so_and_the_game_goes_on(world, simcord_env):
@@ -22,12 +23,12 @@ async def test_a_deleted_board_is_posted_again_says_so_and_the_game_goes_on(worl
     (board,) = boards(world)
     assert board.id != old.id
     assert simcord_env.bot.sessions.get(world.channel.id).board_message_id == board.id
-    assert DELETED in board.content
-    assert board.embeds[0].fields[0].value == "alice: 1\nbob: 0"
+    assert DELETED in above(board)
+    assert card(board).fields[0].value == "alice: 1\nbob: 0"
     tapped = await bob.click(board, label="Tap")
     assert not tapped.ephemeral
-    assert world.board().embeds[0].fields[0].value == "alice: 1\nbob: 1"
-    assert not world.board().content  # the notice goes with the next move
+    assert card(world.board()).fields[0].value == "alice: 1\nbob: 1"
+    assert not above(world.board())  # the notice goes with the next move
 
 
 async def test_a_deleted_lobby_is_posted_again(world, simcord_env):
@@ -35,9 +36,9 @@ async def test_a_deleted_lobby_is_posted_again(world, simcord_env):
     await alice.slash(world.channel, "tap new")
     await world.mod.delete(world.board())
     (lobby,) = boards(world)
-    assert "lobby" in lobby.embeds[0].title and DELETED in lobby.content
+    assert "lobby" in card(lobby).title and DELETED in above(lobby)
     await bob.click(lobby, label="Join")
-    assert "bob" in world.board().embeds[0].fields[0].value
+    assert "bob" in card(world.board()).fields[0].value
 
 
 async def test_a_board_deleted_in_bulk_is_posted_again_once(world, simcord_env):
@@ -47,7 +48,7 @@ async def test_a_board_deleted_in_bulk_is_posted_again_once(world, simcord_env):
     simcord_env.backend.bulk_delete_messages(world.channel.id, [old.id, chatter.id])
     await simcord_env.settle()
     (board,) = boards(world)
-    assert board.id != old.id and DELETED in board.content
+    assert board.id != old.id and DELETED in above(board)
 
 
 async def test_deleting_other_messages_or_an_emptied_old_board_posts_nothing(world, simcord_env):
@@ -59,7 +60,7 @@ async def test_deleting_other_messages_or_an_emptied_old_board_posts_nothing(wor
     # /board moves the board: the old message is emptied (an edit, not a delete)...
     await alice.slash(world.channel, "board")
     (moved,) = boards(world)
-    assert moved.id != first.id and not moved.content
+    assert moved.id != first.id and not above(moved)
     # ...and deleting that emptied message is nobody's concern.
     await world.mod.delete(first)
     assert [m.id for m in boards(world)] == [moved.id]
@@ -71,6 +72,6 @@ async def test_a_deleted_final_board_is_not_posted_again(world, simcord_env):
     await start_tap(world, target=1)
     await alice.click(world.board(), label="Tap")  # the game ends
     final = world.board()
-    assert final.embeds[0].description.startswith("🏆 Winner")
+    assert card(final).description.startswith("🏆 Winner")
     await world.mod.delete(final)
-    assert [m for m in world.channel.history() if m.embeds] == []
+    assert [m for m in world.channel.history() if is_card(m)] == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 import discord
+from shown import above, card, controls, labels
 from test_sessions import scores, start_tap
 
 CALLBACK = "/interactions/*/callback"
@@ -27,7 +28,7 @@ async def test_a_press_whose_answer_discord_fails_still_moves_the_board(world, s
     simcord_env.inject_error("POST", CALLBACK, status=503, message="Service Unavailable")
     tapped = await alice.click(world.board(), label="Tap")
     # The move stands: the board goes by REST, and her secret number is the press's answer.
-    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in world.board().embeds[0].description
+    assert scores(world) == "alice: 1\nbob: 0" and "**bob**" in card(world.board()).description
     assert tapped.ephemeral and "Your secret number is" in tapped.response.content
     assert not simcord_env.errors
 
@@ -39,7 +40,7 @@ async def test_a_game_s_last_press_whose_answer_fails_is_recorded_once_and_its_f
     await start_tap(world, target=1)
     simcord_env.inject_error("POST", CALLBACK, status=500, times=2)
     await alice.click(world.board(), label="Tap")
-    assert world.board().embeds[0].description.startswith("🏆 Winner")
+    assert card(world.board()).description.startswith("🏆 Winner")
     assert await simcord_env.bot.storage.game_count(world.guild.id, "tap") == 1
     assert not simcord_env.errors
 
@@ -74,7 +75,7 @@ async def test_a_board_edit_discord_fails_is_tried_again_after_a_pause(world, si
     simcord_env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=502, times=2)
     await simcord_env.advance_time(31)  # alice idles: the timer's edit fails twice...
     await simcord_env.advance_time(7)  # ...and goes through 2 s and 4 s later
-    assert "Turn 1: **bob**" in world.board().embeds[0].description
+    assert "Turn 1: **bob**" in card(world.board()).description
     assert board_edits(simcord_env, world.channel.id, since) == 3
 
 
@@ -90,7 +91,7 @@ async def test_a_board_edit_failing_for_long_is_given_up_and_healed_by_the_next_
     assert board_edits(simcord_env, world.channel.id, since) == 4  # once, then 3 retries: no loop
     simcord_env.backend.faults.clear()
     await bob.click(world.board(), label="Tap")
-    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert "Turn 2: **alice**" in card(world.board()).description
     assert scores(world) == "alice: 0\nbob: 1"
 
 
@@ -127,7 +128,7 @@ async def test_a_lost_permission_is_told_to_the_players_once_naming_it_and_never
     # Presses still work: their answers carry the board, which needs no channel permission.
     simcord_env.backend.faults.clear()
     await alice.click(channel.last_message, label="Tap")
-    assert channel.last_message.embeds[0].fields[0].value == "alice: 2\nbob: 1"
+    assert card(channel.last_message).fields[0].value == "alice: 2\nbob: 1"
 
 
 async def host_idle_for_15_minutes(simcord_env):
@@ -189,7 +190,7 @@ async def test_a_host_whose_direct_messages_are_closed_is_left_untold_and_the_ga
     assert "direct message to the host of channel %s refused: %s/%s" in [r.msg for r in caplog.records]
     simcord_env.backend.faults.clear()
     await bob.click(channel.last_message, label="Tap")  # the game goes on
-    assert channel.last_message.embeds[0].fields[0].value == "alice: 0\nbob: 31"
+    assert card(channel.last_message).fields[0].value == "alice: 0\nbob: 31"
 
 
 async def test_board_without_the_right_to_post_says_which_permission_and_keeps_the_board(world, simcord_env):
@@ -212,7 +213,7 @@ async def test_a_lobby_discord_fails_to_post_leaves_the_channel_free(world, simc
     assert failed.ephemeral and "Discord did not take my answer" in failed.response.content
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     await alice.slash(world.channel, "tap new")
-    assert "lobby" in world.board().embeds[0].title
+    assert "lobby" in card(world.board()).title
     assert not simcord_env.errors
 
 
@@ -237,16 +238,16 @@ async def test_a_finished_game_whose_record_fails_is_recorded_once_when_the_data
     assert "the database failed on its finish (OperationalError: database is locked)" in caplog.text
     assert simcord_env.bot.sessions.get(world.channel.id) is not None  # kept until recorded
     # The channel is told the game is over and its result waits; Play again comes with it.
-    assert "Saving its result waits for the database" in world.board().content
-    assert not world.board().components
+    assert "Saving its result waits for the database" in above(world.board())
+    assert not controls(world.board())
     assert await storage.game_count(world.guild.id, "tap") == 0
     await simcord_env.advance_time(6)  # fails again: the next try waits 10 s
     assert await storage.game_count(world.guild.id, "tap") == 0
     await simcord_env.advance_time(11)
     assert await storage.game_count(world.guild.id, "tap") == 1
     assert simcord_env.bot.sessions.get(world.channel.id) is None
-    assert world.board().embeds[0].description.startswith("🏆 Winner")
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
+    assert card(world.board()).description.startswith("🏆 Winner")
+    assert labels(world.board()) == ["Play again"]
     assert not simcord_env.errors
 
 
@@ -389,10 +390,10 @@ async def test_a_board_left_behind_by_a_lost_permission_heals_when_a_player_look
     await simcord_env.advance_time(5)  # ...and bob mimes next: neither edit went through
     session = simcord_env.bot.sessions.get(channel)
     assert session.engine.view(None)["mime"] == 1
-    assert world.board().embeds[0].description.startswith("🎭 **alice** is the Mime")
+    assert card(world.board()).description.startswith("🎭 **alice** is the Mime")
     simcord_env.backend.faults.clear()  # a moderator gives the permission back
-    card = await bob.click(world.board(), label="My card")
-    assert card.ephemeral
+    mine = await bob.click(world.board(), label="My card")
+    assert mine.ephemeral
     await simcord_env.advance_time(1)
-    assert world.board().embeds[0].description.startswith("🎭 **bob** is the Mime")
+    assert card(world.board()).description.startswith("🎭 **bob** is the Mime")
     assert not simcord_env.errors

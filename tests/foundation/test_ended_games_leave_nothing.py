@@ -3,6 +3,7 @@ in the database: no session, no row of its log."""
 
 from __future__ import annotations
 
+from shown import card
 from test_session_log import stored_rows
 from test_sessions import finish_tap, start_tap
 
@@ -13,7 +14,7 @@ def kept_for(env, channel) -> object:
 
 async def test_a_finished_game_leaves_no_board_state_for_its_channel(world, simcord_env):
     await finish_tap(world)  # the last tap's own answer shows the final board
-    assert world.board().embeds[0].description.startswith("🏆 Winners")
+    assert card(world.board()).description.startswith("🏆 Winners")
     assert kept_for(simcord_env, world.channel) is None and len(simcord_env.bot.publishers) == 0
     await assert_nothing_stored(simcord_env)
 
@@ -27,7 +28,7 @@ async def test_a_game_ended_with_end_leaves_no_board_state_once_its_last_board_i
     await world.members[0].click(world.board(), label="Tap")  # the log has a row
     assert kept_for(simcord_env, world.channel) is not None
     await world.members[0].slash(world.channel, "end")  # the final board goes by a REST edit
-    assert "ended" in world.board().embeds[0].title
+    assert "ended" in card(world.board()).title
     assert kept_for(simcord_env, world.channel) is None
     await assert_nothing_stored(simcord_env)
 
@@ -39,7 +40,7 @@ async def test_a_cancelled_or_expired_lobby_leaves_no_board_state(world, simcord
     assert kept_for(simcord_env, world.channel) is None
     await alice.slash(world.channel, "tap new")
     await simcord_env.advance_time(10 * 60 + 1)  # nobody joins: the lobby closes itself
-    assert "closed" in world.board().embeds[0].title
+    assert "closed" in card(world.board()).title
     assert kept_for(simcord_env, world.channel) is None
 
 

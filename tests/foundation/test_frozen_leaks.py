@@ -14,9 +14,10 @@ from collections import Counter
 from types import CoroutineType, FunctionType
 
 import pytest
+from shown import is_card, labels
 from simcord.http import router
 from simcord_clock import clock_held_still
-from test_computers import COGS, labels, open_with_computers
+from test_computers import COGS, open_with_computers
 
 from bot.ops.gc_tuning import freeze_survivors, tune_garbage_collector
 
@@ -113,7 +114,7 @@ async def test_a_whole_game_frozen_at_every_step_leaves_no_cycle_of_the_bot_s(
                 await human.click(world.board(), label=PANELS[kind])
         await simcord_env.advance_time(3)
     assert simcord_env.bot.sessions.get(world.channel.id) is None  # played to its end
-    await human.click([m for m in world.channel.history() if m.embeds][-1], label="Play again")
+    await human.click([m for m in world.channel.history() if is_card(m)][-1], label="Play again")
     await human.slash(world.channel, "end")  # a rematch's lobby, closed: its objects go too
     assert frozen_cycles() == Counter()
 

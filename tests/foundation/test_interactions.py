@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 import pytest
+from shown import is_card
 from test_sessions import start_tap
 
 from bot.glue.interactions import AcyclicInteraction, message_id, on_ephemeral
@@ -34,7 +35,7 @@ async def test_a_game_press_is_answered_without_its_message_parsed(world, seen):
     assert press.response.is_done()  # answered with the board
     assert press._message is None  # the board's payload was never made a Message
     assert message_id(press) == board.id and not on_ephemeral(press)
-    assert press.message.id == board.id and press.message.embeds  # parsed when read
+    assert press.message.id == board.id and is_card(press.message)  # parsed when read
     assert press.message is press.message
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from shown import card, controls, labels
+
 
 def field(message, name_start: str) -> str:
-    return next(f.value for f in message.embeds[0].fields if f.name.startswith(name_start))
+    return next(f.value for f in card(message).fields if f.name.startswith(name_start))
 
 
 async def open_lobby(world, host=None, **options):
@@ -16,10 +18,9 @@ async def open_lobby(world, host=None, **options):
 async def test_new_opens_a_lobby_with_the_host_seated(world):
     result, board = await open_lobby(world)
     assert not result.ephemeral
-    assert board.embeds[0].title == "Tap — lobby"
+    assert card(board).title == "Tap — lobby"
     assert field(board, "Players") == "1. alice"
-    labels = [c.label for row in board.components for c in row.children]
-    assert labels == ["Join", "Leave", "Start", "Cancel"]
+    assert labels(board) == ["Join", "Leave", "Start", "Cancel"]
 
 
 async def test_join_and_leave_update_the_seats(world):
@@ -56,7 +57,7 @@ async def test_a_full_lobby_refuses_another_player(world):
 
 async def test_start_needs_enough_players(world):
     _, board = await open_lobby(world)
-    start = next(c for row in board.components for c in row.children if c.label == "Start")
+    start = next(c for c in controls(board) if c.label == "Start")
     assert start.disabled  # one player: the button is not even offered
 
 
@@ -66,9 +67,9 @@ async def test_only_the_host_or_a_moderator_may_start(world):
     await bob.click(board, label="Join")
     refused = await bob.click(world.board(), label="Start")
     assert refused.ephemeral and "Only the host or a moderator" in refused.response.content
-    assert world.board().embeds[0].title == "Tap — lobby"
+    assert card(world.board()).title == "Tap — lobby"
     await world.mod.click(world.board(), label="Start")
-    assert world.board().embeds[0].title == "Tap"
+    assert card(world.board()).title == "Tap"
 
 
 async def test_cancel_by_a_non_host_is_refused_and_by_a_moderator_accepted(world, simcord_env):
@@ -79,8 +80,8 @@ async def test_cancel_by_a_non_host_is_refused_and_by_a_moderator_accepted(world
     assert refused.ephemeral and "Only the host or a moderator" in refused.response.content
     assert simcord_env.bot.sessions.get(world.channel.id) is not None
     await world.mod.click(world.board(), label="Cancel")
-    assert "cancelled by mod" in world.board().embeds[0].description
-    assert world.board().components == []
+    assert "cancelled by mod" in card(world.board()).description
+    assert controls(world.board()) == []
     assert simcord_env.bot.sessions.get(world.channel.id) is None
     assert await simcord_env.bot.storage.load_sessions() == []
 
@@ -99,7 +100,7 @@ async def test_games_in_two_channels_run_side_by_side(world):
     await world.members[0].slash(world.channel, "tap new")
     result = await world.members[1].slash(other, "tap new")
     assert not result.ephemeral
-    assert other.last_message.embeds[0].title == "Tap — lobby"
+    assert card(other.last_message).title == "Tap — lobby"
 
 
 async def test_a_thread_counts_as_its_own_channel(world, simcord_env):
@@ -112,7 +113,7 @@ async def test_a_thread_counts_as_its_own_channel(world, simcord_env):
     await world.members[0].slash(world.channel, "tap new")
     result = await world.members[1].slash(thread, "tap new")
     assert not result.ephemeral
-    assert thread.last_message.embeds[0].title == "Tap — lobby"
+    assert card(thread.last_message).title == "Tap — lobby"
     assert simcord_env.bot.sessions.get(thread.id).host_id == world.members[1].id
 
 
@@ -122,10 +123,10 @@ async def test_an_idle_lobby_closes_itself_after_ten_minutes(world, simcord_env)
     await simcord_env.advance_time(9 * 60)
     await bob.click(world.board(), label="Join")  # activity restarts the ten minutes
     await simcord_env.advance_time(9 * 60)
-    assert world.board().embeds[0].title == "Tap — lobby"
+    assert card(world.board()).title == "Tap — lobby"
     await simcord_env.advance_time(61)
-    assert "10 min without activity" in world.board().embeds[0].description
-    assert world.board().components == []
+    assert "10 min without activity" in card(world.board()).description
+    assert controls(world.board()) == []
     assert simcord_env.bot.sessions.get(world.channel.id) is None
 
 
@@ -134,14 +135,14 @@ async def test_presses_on_a_closed_lobby_are_refused(world, simcord_env):
     _, board = await open_lobby(world)
     await alice.click(board, label="Cancel")
     # The closed lobby has no buttons left; a new lobby's old message cannot be pressed either.
-    assert world.board().components == []
+    assert controls(world.board()) == []
     await alice.slash(world.channel, "tap new")
     assert world.board().id != board.id
 
 
 async def test_the_lobby_says_once_when_it_closes_if_idle(world, simcord_env):
     _, board = await open_lobby(world)
-    embed = board.embeds[0]
+    embed = card(board)
     text = "\n".join(
         [embed.description or "", embed.footer.text or "", *(f"{f.name} {f.value}" for f in embed.fields)]
     )

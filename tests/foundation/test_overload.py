@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 from lobby_buttons import lobby_id
+from shown import card
 
 
 async def open_tap(world, *, start=True):
@@ -19,7 +20,7 @@ async def open_tap(world, *, start=True):
 
 
 def scores(world) -> str:
-    return world.board().embeds[0].fields[0].value
+    return card(world.board()).fields[0].value
 
 
 class SlowLock:
@@ -48,7 +49,7 @@ async def test_a_press_reaching_the_bot_after_3_s_is_counted_and_changes_nothing
 ):
     await open_tap(world)
     bot = simcord_env.bot
-    board_before = world.board().embeds[0].to_dict()
+    board_before = card(world.board()).to_dict()
     real = bot.on_interaction
 
     async def arrives_late(interaction):
@@ -59,7 +60,7 @@ async def test_a_press_reaching_the_bot_after_3_s_is_counted_and_changes_nothing
     late = await world.members[0].click(world.board(), label="Tap")
     monkeypatch.undo()
     assert late.response is None and late.followups == []  # the presser sees "interaction failed"
-    assert world.board().embeds[0].to_dict() == board_before
+    assert card(world.board()).to_dict() == board_before
     assert bot.sessions.get(world.channel.id).engine.s["scores"] == [0, 0]
     too_late, late_answers, line = counted(bot)
     assert (too_late, late_answers) == (1, 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shown import above, card, labels
 from test_lobby import field
 
 from bot.session.sessions import LOBBY
@@ -19,13 +20,9 @@ async def finish_tap(world, players=2, target=2):
     return world.board()
 
 
-def labels(message) -> list[str]:
-    return [c.label for row in message.components for c in row.children]
-
-
 async def test_the_final_board_offers_play_again(world):
     final = await finish_tap(world)
-    assert final.embeds[0].title == "Tap — game over"
+    assert card(final).title == "Tap — game over"
     assert labels(final) == ["Play again"]
 
 
@@ -37,19 +34,19 @@ async def test_play_again_opens_a_lobby_with_the_same_options_hosted_by_the_pres
     result = await bob.click(final, label="Play again")
     assert not result.ephemeral
     lobby = world.board()
-    assert lobby.id != final.id and lobby.embeds[0].title == "Tap — lobby"
-    assert "Host: **bob**" in lobby.embeds[0].description
+    assert lobby.id != final.id and card(lobby).title == "Tap — lobby"
+    assert "Host: **bob**" in card(lobby).description
     assert field(lobby, "Players") == "1. bob"  # asked, not seated
     assert field(lobby, "Options") == "target: 3"
     # The other players of the finished game are asked by mention; the host is not.
-    assert lobby.content.startswith(f"<@{alice.id}> <@{carol.id}>:")
-    assert f"<@{bob.id}>" not in lobby.content
+    assert above(lobby).startswith(f"<@{alice.id}> <@{carol.id}>:")
+    assert f"<@{bob.id}>" not in above(lobby)
     session = simcord_env.bot.sessions.get(world.channel.id)
     assert session.status == LOBBY and session.options == {"target": 3}
     # Anyone may join as usual, and the invitation stays above the lobby as it changes.
     await world.members[4].click(lobby, label="Join")
     assert field(world.board(), "Players") == "1. bob\n2. erin"
-    assert world.board().content == lobby.content
+    assert above(world.board()) == above(lobby)
 
 
 async def test_a_bystander_cannot_start_a_rematch_and_nobody_is_pinged(world, simcord_env):
@@ -68,8 +65,8 @@ async def test_a_moderator_who_did_not_play_may_start_the_rematch_for_the_table(
     result = await world.mod.click(final, label="Play again")
     assert not result.ephemeral
     lobby = world.board()
-    assert "Host: **mod-Friends**" in lobby.embeds[0].description
-    assert lobby.content.startswith(f"<@{alice.id}> <@{bob.id}>:")
+    assert "Host: **mod-Friends**" in card(lobby).description
+    assert above(lobby).startswith(f"<@{alice.id}> <@{bob.id}>:")
 
 
 async def test_the_other_players_take_their_seats_by_pressing_play_again_too(world, simcord_env):
@@ -77,7 +74,7 @@ async def test_the_other_players_take_their_seats_by_pressing_play_again_too(wor
     final = await finish_tap(world, players=3, target=3)
     await alice.click(final, label="Play again")
     lobby = world.board()
-    assert lobby.content == (
+    assert above(lobby) == (
         f"<@{bob.id}> <@{carol.id}>: **alice** asks you to play again. Press **Join** here, or "
         "**Play again** on the last game's board, to take a seat."
     )
@@ -86,12 +83,12 @@ async def test_the_other_players_take_their_seats_by_pressing_play_again_too(wor
     assert world.board().id == lobby.id  # no second lobby, no new message
     assert field(world.board(), "Players") == "1. alice\n2. bob"
     # The line now asks only those still missing (an edit: it pings nobody again).
-    assert world.board().content.startswith(f"<@{carol.id}>: **alice** asks you to play again.")
+    assert above(world.board()).startswith(f"<@{carol.id}>: **alice** asks you to play again.")
     again = await bob.click(final, label="Play again")
     assert again.ephemeral and again.response.content.startswith("You already have a seat in the rematch:")
     await carol.click(final, label="Play again")
     assert field(world.board(), "Players") == "1. alice\n2. bob\n3. carol"
-    assert world.board().content == "Everyone from the last game is seated again with **alice**."
+    assert above(world.board()) == "Everyone from the last game is seated again with **alice**."
     session = simcord_env.bot.sessions.get(world.channel.id)
     assert session.host_id == alice.id and session.players == [alice.id, bob.id, carol.id]
 
@@ -124,13 +121,13 @@ async def test_play_again_works_after_a_restart(world, simcord_env, restart_bot)
     await restart_bot()
     result = await bob.click(final, label="Play again")
     assert not result.ephemeral
-    assert world.board().embeds[0].title == "Tap — lobby"
-    assert world.board().content.startswith(f"<@{alice.id}>:")
+    assert card(world.board()).title == "Tap — lobby"
+    assert above(world.board()).startswith(f"<@{alice.id}>:")
     # The new lobby is a session like any other: it survives a further restart with its invitation.
     await restart_bot()
     await alice.click(world.board(), label="Join")
     assert field(world.board(), "Players") == "1. bob\n2. alice"
-    assert world.board().content == "Everyone from the last game is seated again with **bob**."
+    assert above(world.board()) == "Everyone from the last game is seated again with **bob**."
 
 
 async def test_play_again_after_the_record_was_removed_is_refused(world, simcord_env):

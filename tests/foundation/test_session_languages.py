@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 import discord
+from shown import above, card, labels, rows, text
 from test_sessions import start_tap
 
 from bot.glue import faults
@@ -21,13 +22,8 @@ CALLBACK = "/interactions/*/callback"
 
 
 def shown(message) -> str:
-    """A message's words: content, embeds and button labels."""
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
-        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
-    parts += [child.label or "" for row in message.components for child in row.children]
-    return "\n".join(parts)
+    """A message's words: the words above its card, the card's, and its buttons' labels."""
+    return "\n".join([text(message), *(label or "" for label in labels(message))])
 
 
 async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_locale_have_no_english(
@@ -50,10 +46,10 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
 
     await alice.slash(world.channel, "tap new", target=1)
     lobby = world.board()
-    assert lobby.embeds[0].title.endswith("⟧") and len(lobby.components[0].children) == 4
+    assert card(lobby).title.endswith("⟧") and len(rows(lobby)[0]) == 4
     texts.append(shown(lobby))
-    await answer(carol, world.board(), custom_id=lobby.components[0].children[1].custom_id)  # Leave
-    join, leave, start, cancel = (child.custom_id for child in lobby.components[0].children)
+    await answer(carol, world.board(), custom_id=rows(lobby)[0][1].custom_id)  # Leave
+    join, leave, start, cancel = (child.custom_id for child in rows(lobby)[0])
     await bob.click(world.board(), custom_id=join)
     await answer(bob, world.board(), custom_id=join)  # twice
     await answer(carol, world.board(), custom_id=start)  # not the host
@@ -63,7 +59,7 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     texts.append(busy.response.content)
     await world.mod.delete(world.board())  # posted again, saying so
     texts.append(shown(world.board()))
-    assert world.board().content.endswith("⟧")
+    assert above(world.board()).endswith("⟧")
 
     await alice.click(world.board(), custom_id=start)
     board = world.board()
@@ -72,11 +68,11 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     await alice.click(world.board(), label="Tap")  # target 1: alice wins
     final = world.board()
     # The frame's title and winners line, and its button; not Tap's board (its scores).
-    frame = final.embeds[0]
+    frame = card(final)
     texts += [
         frame.title,
         frame.description,
-        *(child.label for row in final.components for child in row.children),
+        *labels(final),
     ]
     assert frame.title.endswith("⟧") and frame.description.endswith("⟧")
     # A client still showing the game's buttons: the game is over.
@@ -86,16 +82,16 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     await answer(bob, final, label="Tap")
     stored.components = again
 
-    play_again = final.components[0].children[0].custom_id
+    play_again = rows(final)[0][0].custom_id
     await answer(carol, final, custom_id=play_again)  # not a player of that game
     await bob.click(final, custom_id=play_again)  # bob hosts the rematch
     rematch = world.board()
     texts.append(shown(rematch))
-    assert f"<@{alice.id}>" in rematch.content
+    assert f"<@{alice.id}>" in above(rematch)
     await answer(alice, final, custom_id=play_again)  # a seat in the rematch
     await answer(alice, final, custom_id=play_again)  # twice
     texts.append(shown(world.board()))  # everyone is seated again
-    await bob.click(world.board(), custom_id=world.board().components[0].children[3].custom_id)
+    await bob.click(world.board(), custom_id=rows(world.board())[0][3].custom_id)
     texts.append(shown(world.board()))  # cancelled
 
     await alice.slash(world.channel, "tap new")
@@ -114,8 +110,8 @@ async def test_the_lobby_play_again_and_the_sessions_answers_in_the_pseudo_local
     texts.append(denied.response.content)
     assert "⟧" in denied.response.content
 
-    for text in texts:
-        assert text and untranslated(text, allowed=data) == [], text
+    for said in texts:
+        assert said and untranslated(said, allowed=data) == [], said
     assert not simcord_env.errors
 
 
@@ -178,7 +174,7 @@ async def test_each_member_reads_the_sessions_answers_and_a_lost_permission_in_t
     locales.members.update({anna.id: "de", benoit.id: "fr"})  # carl: en-US
     await anna.slash(channel, "tap new", target=9)
     lobby = channel.last_message
-    assert lobby.embeds[0].title == "Tap — Lobby"
+    assert card(lobby).title == "Tap — Lobby"
     await benoit.click(lobby, label="Beitreten")
     await anna.click(lobby, label="Starten")
     refused = await carl.click(channel.last_message, label="Tap")

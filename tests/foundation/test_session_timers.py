@@ -3,11 +3,12 @@ deadline re-arms it, one that leaves it in place does not, and an ended game's t
 
 from __future__ import annotations
 
+from shown import card
 from test_sessions import start_tap
 
 
 def turn_of(world) -> str:
-    return world.board().embeds[0].description
+    return card(world.board()).description
 
 
 async def test_a_deadline_a_press_moves_earlier_fires_at_the_new_time(world, simcord_env):
@@ -52,5 +53,5 @@ async def test_an_ended_game_keeps_no_timer_and_its_deadline_passing_changes_not
     ended = world.board()
     await simcord_env.advance_time(31)
     assert session.engine.s["turn"] == 0  # alice's turn never passed
-    assert world.board().id == ended.id and "abandoned" in ended.embeds[0].description
+    assert world.board().id == ended.id and "abandoned" in card(ended).description
     assert await simcord_env.bot.storage.load_sessions() == []

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import simcord
+from shown import card
 from simcord_clock import clock_held_still
 from tapgame import TAP
 
@@ -139,7 +140,7 @@ async def finish_one_and_leave_one_open(process: BotProcess) -> None:
 
 
 def scores(channel: Any) -> str:
-    return channel.last_message.embeds[0].fields[0].value
+    return card(channel.last_message).fields[0].value
 
 
 def guilds_with_games(bot: GameBot) -> set[int]:
@@ -184,7 +185,7 @@ async def test_two_processes_on_one_postgresql_each_play_restore_and_time_only_t
 
     before = await zero.run(saved_of(1))
     await zero.run(lambda p: p.env.advance_time(31))
-    assert "Turn 2: **alice-0**" in zero.channels["open"].last_message.embeds[0].description
+    assert "Turn 2: **alice-0**" in card(zero.channels["open"].last_message).description
     assert (await one.run(saved_of(0)))[0].state["engine"]["turn"] == 2
     assert await zero.run(saved_of(1)) == before
 
@@ -233,5 +234,5 @@ async def test_when_the_shard_count_changes_games_follow_their_guild_to_its_new_
     # The game the first process finished is on this process's leaderboard.
     alice, bob = members[0]
     await alice.slash(finished, "leaderboard", game="tap", sort="wins")
-    ranking = finished.last_message.embeds[0].description
+    ranking = card(finished.last_message).description
     assert ranking.splitlines()[2:4] == ["1     1     1      1  alice-0", "2     1     1      1  bob-0"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from replay_checks import assert_stored_record_verifies
+from shown import card, labels, text
 
 from bot.games import registry
 from bot.i18n import t
@@ -21,7 +22,7 @@ def simcord_bot(make_bot):
 
 
 def field(world, name):
-    return next(f.value for f in world.board().embeds[0].fields if f.name == name)
+    return next(f.value for f in card(world.board()).fields if f.name == name)
 
 
 async def test_a_whole_game_scores_unique_picks_keeps_picks_private_and_verifies(
@@ -32,12 +33,12 @@ async def test_a_whole_game_scores_unique_picks_keeps_picks_private_and_verifies
     for member in (bob, carol):
         await member.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
-    first = world.board().embeds[0].footer.text
+    first = card(world.board()).footer.text
     # Round 1: alice 3 (alone), bob 2 and carol 2 (shared: nothing).
     await alice.click(world.board(), label="3")
     private = [m for m in world.channel.history(viewer=alice) if m.flags.ephemeral]
-    assert any("You picked **3**" in (m.content or "") for m in private)
-    assert not any("You picked" in (m.content or "") for m in world.channel.history(viewer=bob))
+    assert any("You picked **3**" in text(m) for m in private)
+    assert not any("You picked" in text(m) for m in world.channel.history(viewer=bob))
     assert "3" not in field(world, "Still picking") and "alice" not in field(world, "Still picking")
     refused = await dave.click(world.board(), label="1")
     assert refused.ephemeral and "not playing" in refused.response.content
@@ -57,15 +58,15 @@ async def test_a_whole_game_scores_unique_picks_keeps_picks_private_and_verifies
     for member in (alice, bob, carol):
         await member.click(world.board(), label="1")
     assert "alice: 4" in field(world, "Scores") and "bob: 0" in field(world, "Scores")
-    assert [c.label for row in world.board().components for c in row.children] == ["Play again"]
-    final = world.board().embeds[0].footer.text
+    assert labels(world.board()) == ["Play again"]
+    final = card(world.board()).footer.text
     rec = await assert_stored_record_verifies(
         simcord_env.bot.storage, world.guild.id, world.channel.id, first, final
     )
     assert rec["game"] == "oddoneout" and rec["scores"] == [4, 0, 0]
-    shown = await alice.slash(world.channel, "replay")
-    assert shown.ephemeral and "**Replay: Odd One Out**" in shown.response.content
-    assert "✅ Shuffle verified: Odd One Out" in shown.response.content
+    replay = await alice.slash(world.channel, "replay")
+    assert replay.ephemeral and "**Replay: Odd One Out**" in text(replay.response)
+    assert "✅ Shuffle verified: Odd One Out" in text(replay.response)
 
 
 def test_it_is_registered_from_its_own_folder_and_members_never_see_it():
