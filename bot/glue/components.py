@@ -196,11 +196,23 @@ class GameSelect(discord.ui.Select):
         self.unbound_id = self.custom_id
 
 
+def emptied(view: discord.ui.View | discord.ui.LayoutView) -> None:
+    """``view`` and every item in it let go of each other: a V2 message's view (a
+    ``LayoutView``) nests its items, a container's and a row's children and a section's
+    accessory each pointing back at their parent, cycles a view's own ``clear_items`` leaves."""
+    for item in list(view.walk_children()):
+        item._parent = None
+        if isinstance(item, discord.ui.Container | discord.ui.ActionRow | discord.ui.Section):
+            item._children = []
+    view.clear_items()
+
+
 class PressedOnce:
     """Mixed into a ``DynamicItem``: for each press discord.py builds a view of the whole message
-    around it, every item pointing back at that view, a cycle that outlives the press until the
-    collector's full pass (which may have frozen it: ``bot.ops.gc_tuning``). Emptied once the
-    press is answered, the view goes with its last reference."""
+    around it, every item pointing back at that view (and, in a V2 message, at the container or
+    row it sits in), cycles that outlive the press until the collector's full pass (which may
+    have frozen them: ``bot.ops.gc_tuning``). Emptied once the press is answered (``emptied``),
+    the view goes with its last reference."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -214,7 +226,7 @@ class PressedOnce:
                 await press(self, interaction)
             finally:
                 if self.view is not None:
-                    self.view.clear_items()
+                    emptied(self.view)
 
         cls.callback = callback  # type: ignore[attr-defined]
 
