@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.glue.layout import rows
+from bot.glue.layout import layout, rows
 from bot.glue.components import GameButton, GameSelect, bind, bound_id, button_id, make_view
 from bot.session.rematch import PlayAgainButton
 
@@ -87,10 +87,16 @@ async def test_a_rest_edit_sends_what_discord_pys_edit_would() -> None:
     for items in [*boards(), []]:
         bind(items, "0badc0de")
         state = State()
-        await edit_message(state, CHANNEL, 42, embed=embed, content=None, items=items)
-        view = make_view(items) if items else None
+        card = layout(embed, items)
+        await edit_message(state, CHANNEL, 42, view=card)
+        # What discord.py's own edit sends for the same card, clearing a legacy message's embed.
         with handle_message_parameters(
-            content=None, embed=embed, view=view, previous_allowed_mentions=state.allowed_mentions
+            content=None, embed=None, view=card, previous_allowed_mentions=state.allowed_mentions
         ) as params:
             assert state.sent == (CHANNEL, 42, params.payload)
+        payload = state.sent[2]
+        assert payload["flags"] & (1 << 15) and payload["embeds"] == [] and payload["content"] is None
+        (container,) = payload["components"]
+        assert container["components"][0] == {"type": 10, "content": "## Board\nturn 7"}
+        assert container["components"][1:] == rows(items)  # the controls, as discord.py lays them out
         assert state.prevented == [42]
