@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 import simcord
+from shown import controls
 
 from bot.app.client import create_bot
 from bot.app.config import Config
@@ -38,9 +39,7 @@ async def place(env: Any, channel: Any, members: list[Any], bot: Any) -> None:
     session = bot.sessions.get(channel.id)
     seat = session.engine.view(None)["current"]["seat"]
     board = next(m for m in channel.history() if m.id == session.board_message_id)
-    [custom_id] = [
-        c.custom_id for row in board.components for c in row.children if ":place:0-" in (c.custom_id or "")
-    ]
+    [custom_id] = [c.custom_id for c in controls(board) if ":place:0-" in (c.custom_id or "")]
     await members[seat].click(board, custom_id=custom_id)
 
 

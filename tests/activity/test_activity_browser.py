@@ -9,6 +9,7 @@ import re
 
 import pytest
 from page_client import INSTANCE, seat_at_table
+from shown import card, controls
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -55,7 +56,7 @@ async def test_a_page_and_the_channel_s_buttons_play_one_kabuki_game(world, disc
         await expect(board.locator(".title")).to_have_text("Kabuki — lobby")
         # Bob joins from the page: the channel's board shows him seated.
         await board.get_by_role("button", name="Join").click()
-        await until(lambda: "bob" in str(world.board().embeds[0].to_dict()), "the channel shows bob seated")
+        await until(lambda: "bob" in str(card(world.board()).to_dict()), "the channel shows bob seated")
         await table.quiet()
         # Alice starts on the channel's button: the page follows, its header too.
         await alice.click(world.board(), label="Start")
@@ -78,14 +79,13 @@ async def test_a_page_and_the_channel_s_buttons_play_one_kabuki_game(world, disc
                     world.board(),
                     custom_id=next(
                         c.custom_id
-                        for row in world.board().components
-                        for c in row.children
-                        if c.custom_id.endswith(f":place:{stack}-{turn}")
+                        for c in controls(world.board())
+                        if (c.custom_id or "").endswith(f":place:{stack}-{turn}")
                     ),
                 )
         # Four placements from both front-ends, in one game, and the page's board is the channel's.
         assert session.engine.view(None)["turn"] == 4
-        title = world.board().embeds[0].title
+        title = card(world.board()).title
         await expect(board.locator(".title")).to_have_text(title)
         await page.screenshot(path="/tmp/activity-kabuki-360.png", full_page=True)
     finally:

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from page_client import seat_at_table
+from shown import card
 from table_pages import TablePage, mock_sign_in, open_page, picture_bytes, started_from_pages, until
 
 from bot.games.kingdom.cards import CHARACTERS, CLOWN, DEATH, KNIGHT, QUEEN
@@ -218,6 +219,6 @@ async def test_a_card_handed_to_a_page_s_member_is_not_announced_as_unseen(
     assert (await bob_page.click(bob_page.board.get_by_role("button", name="My card")))["ok"] is True
     await table.quiet()
     note = "your card changed"  # "📬 **bob**, your card changed: press 🃏 **My card**."
-    assert note not in world.board().embeds[0].description
+    assert note not in card(world.board()).description
     for page in (alice_page, bob_page):
         await expect(page.board.locator(".description")).not_to_contain_text(note)

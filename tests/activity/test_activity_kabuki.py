@@ -9,6 +9,7 @@ import asyncio
 import aiohttp
 import pytest
 from page_client import PageClient, seat_at_table
+from shown import card, labels
 
 from bot.activity import server as activity
 from bot.games.kabuki.scripting import script_round
@@ -108,7 +109,7 @@ async def test_a_page_places_and_wins_a_stop_race_against_a_button(world, kabuki
     assert "**bob** pressed Stop! first, 40 ms before you" in late.followups[-1].content
     view = session.engine.view(None)
     assert view["tokens"][1] == 6 and view["tokens"][2] == 4
-    assert "bob** caught **carol" in str(world.board().embeds[0].to_dict())
+    assert "bob** caught **carol" in str(card(world.board()).to_dict())
     board = await carol_page.wait_for(lambda f: f["type"] == "board" and "revealed" in str(f["board"]))
     assert "bob** caught **carol" in str(board["board"])
     # Alice's news reached her page too (she has it open), and nobody else's page.
@@ -228,7 +229,7 @@ async def test_each_page_reads_the_table_in_its_member_s_language(world, discord
         alice_page = await PageClient(http, base, table.quiet).open(discord_api, alice)
         assert bob_page.control("Beitreten") and alice_page.control("Join")
         assert (await bob_page.press("Beitreten"))["ok"]
-        assert [c.label for row in world.board().components for c in row.children][0] == "Join"
+        assert labels(world.board())[0] == "Join"
         await alice.click(world.board(), label="Start")
         german = await bob_page.wait_for(
             lambda f: f["type"] == "board" and "Runde 1" in str(f["board"]["title"])
@@ -237,7 +238,7 @@ async def test_each_page_reads_the_table_in_its_member_s_language(world, discord
             lambda f: f["type"] == "board" and "round 1" in str(f["board"]["title"])
         )
         assert german["game"]["seat"] == 1 and english["game"]["seat"] == 0
-        assert "round 1" in world.board().embeds[0].title  # the channel's own, in English
+        assert "round 1" in card(world.board()).title  # the channel's own, in English
         # The German board's controls are the same presses: each places from their own page, in
         # turn (the dealer's draw says who starts).
         session = session_of(world)

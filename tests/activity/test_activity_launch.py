@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import discord
 import pytest
+from shown import labels, rows
 from simcord_activities import ENTRY_POINT_REMOVED
 
 from bot.activity import entry_point
-
-
-def labels(message) -> list[str]:
-    return [c.label for row in message.components for c in row.children]
 
 
 async def test_the_lobby_s_open_the_table_launches_the_activity(world, table):
@@ -77,8 +74,8 @@ async def test_a_game_in_play_offers_the_table_in_a_row_of_its_own(world, table)
     await bob.click(world.board(), label="Join")
     await alice.click(world.board(), label="Start")
     board = world.board()
-    rows = [[c.label for c in row.children] for row in board.components]
-    assert rows[-1] == ["Open the table"] and all("Open the table" not in row for row in rows[:-1])
+    drawn = [[c.label for c in row] for row in rows(board)]
+    assert drawn[-1] == ["Open the table"] and all("Open the table" not in row for row in drawn[:-1])
     launched = await bob.click(board, label="Open the table")
     assert launched.acknowledged
     assert world.env.backend.launches[-1][1:] == (bob.id, world.channel.id)

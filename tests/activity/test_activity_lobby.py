@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from page_client import seat_at_table
+from shown import card
 
 GAME_OF = {"test_each_game_s_usual_options_are_its_new_command_s_defaults": ["kabuki", "masks", "kingdom"]}
 
@@ -16,8 +17,9 @@ def games(request):
     return request.module.GAME_OF.get(request.node.originalname)
 
 
-def labels(card) -> list[list[str]]:
-    return [[c["label"] for c in row] for row in card["controls"]]
+def labels(board) -> list[list[str]]:
+    """A page's board's controls, by row."""
+    return [[c["label"] for c in row] for row in board["controls"]]
 
 
 async def test_a_page_in_a_channel_without_a_game_opens_one_there(world, discord_api, pages):
@@ -25,9 +27,9 @@ async def test_a_page_in_a_channel_without_a_game_opens_one_there(world, discord
     seat_at_table(world, discord_api, alice, bob)
     bob_page = await pages(bob, "de")
     alice_page = await pages(alice)
-    card = alice_page.board()
-    assert card["title"] == "No game in this channel yet" and labels(card) == [["Tap"]]
-    assert "`/tap new`" in card["description"]
+    offer = alice_page.board()
+    assert offer["title"] == "No game in this channel yet" and labels(offer) == [["Tap"]]
+    assert "`/tap new`" in offer["description"]
     assert bob_page.board()["title"] == "In diesem Kanal läuft noch kein Spiel"
     opened = await alice_page.press("Tap")
     assert opened["ok"] is True
@@ -35,7 +37,7 @@ async def test_a_page_in_a_channel_without_a_game_opens_one_there(world, discord
     assert (session.host_id, session.players, session.options) == (alice.id, [alice.id], {"target": 3})
     # Posted in the channel as the command's lobby is, and saved.
     lobby = world.board()
-    assert lobby.id == session.board_message_id and lobby.embeds[0].title == "Tap — lobby"
+    assert lobby.id == session.board_message_id and card(lobby).title == "Tap — lobby"
     saved = await world.env.bot.storage.load_sessions()
     assert [(s.state["channel_id"], s.state["host_id"]) for s in saved] == [(world.channel.id, alice.id)]
     # Every page follows; Bob joins from his, in German.
@@ -74,7 +76,7 @@ async def test_a_page_s_member_moderates_as_discord_says(world, discord_api, pag
     # Manage Messages in the channel: the moderator starts Alice's game from the page.
     started = await mod_page.press("Start")
     assert started["ok"] is True and session.status == "playing"
-    assert world.board().embeds[0].title == "Tap"
+    assert card(world.board()).title == "Tap"
 
 
 async def test_a_game_over_reads_in_each_page_s_language(world, discord_api, pages):
@@ -99,4 +101,4 @@ async def test_a_game_over_reads_in_each_page_s_language(world, discord_api, pag
     assert labels(french["board"]) == [["Rejouer"], ["Tap"]]
     # The same press either way: the channel's final board is the server's (English).
     assert french["board"]["controls"][0][0]["press"] == english["board"]["controls"][0][0]["press"]
-    assert world.board().embeds[0].title == "Tap — game over"
+    assert card(world.board()).title == "Tap — game over"

@@ -6,10 +6,11 @@ the presser's page alone."""
 from __future__ import annotations
 
 from page_client import seat_at_table
+from shown import above, card
 
 
 def players_field(message) -> str:
-    return next(f.value for f in message.embeds[0].fields if f.name.startswith("Players"))
+    return next(f.value for f in card(message).fields if f.name.startswith("Players"))
 
 
 async def test_a_lobby_is_joined_and_started_from_pages_and_the_channel_board_follows(
@@ -42,7 +43,7 @@ async def test_a_lobby_is_joined_and_started_from_pages_and_the_channel_board_fo
     assert started["ok"] is True and session.status == "playing"
     board = await bob_page.wait_for(lambda f: f["type"] == "board" and f["board"]["title"] == "Tap")
     assert "Turn 0: **alice**" in board["board"]["description"]
-    assert world.board().embeds[0].title == "Tap"
+    assert card(world.board()).title == "Tap"
 
 
 async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, discord_api, pages):
@@ -66,7 +67,7 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
     assert [m["content"] for m in alice_page.privates()] == [f"Your secret number is {secret}."]
     assert not bob_page.privates()
     await bob.click(world.board(), label="Tap")  # ...then a button's, in the same game
-    assert "Turn 2: **alice**" in world.board().embeds[0].description
+    assert "Turn 2: **alice**" in card(world.board()).description
     await alice_page.press("Tap")
     # Over: recorded exactly once, with both kinds of move in it.
     storage = world.env.bot.storage
@@ -88,7 +89,7 @@ async def test_a_game_played_from_a_page_and_a_button_is_recorded_once(world, di
     assert (rematch.host_id, rematch.players, rematch.invited) == (bob.id, [bob.id], [alice.id])
     assert rematch.options == {"target": 3}  # the finished game's options
     lobby = world.board()
-    assert lobby.id == rematch.board_message_id and f"<@{alice.id}>" in lobby.content
+    assert lobby.id == rematch.board_message_id and f"<@{alice.id}>" in (above(lobby) or "")
     # Alice takes her seat with Play again on her page too: seated, told so on her page alone.
     seated = await alice_page.press(press=final["board"]["controls"][0][0]["press"])
     assert seated["ok"] is True and rematch.players == [bob.id, alice.id]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from shown import above, card, is_card
+
 from bot.games.kabuki.engine import KabukiEngine
 from bot.games.kabuki.scripting import script_round
 from bot.glue.components import bound_id
@@ -77,8 +79,10 @@ class Table:
 
 
 def embed_text(message: Any) -> str:
-    parts = [message.content or ""]
-    for embed in message.embeds:
+    """The words of ``message``: those above its card, then the card's title, description,
+    footer and fields (``shown.card``)."""
+    parts = [above(message) or ""]
+    for embed in [card(message)] if is_card(message) or message.embeds else []:
         parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
         parts += [f"{f.name}\n{f.value}" for f in embed.fields]
     return "\n".join(parts)

@@ -8,24 +8,37 @@ from typing import Any
 
 import discord
 from kabuki_tables import Table
+from shown import card, controls, rows
 from simcord.actors import _component_interaction
 
 from bot.games.kabuki import board as kabuki_board
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
 from bot.session import publisher
 
-
-def rows(message: Any) -> list[list[tuple[str, str, bool]]]:
-    return [[(c.label, c.custom_id, c.disabled) for c in row.children] for row in message.components]
+Shown = tuple[str, str, bool, str | None]
 
 
-def expected_rows(table: Table) -> list[list[tuple[str, str, bool]]]:
-    """The board's buttons as the cog draws them for the current state, in their rows."""
+def drawn_controls(message: Any) -> list[Shown]:
+    """The board's controls as drawn: label, id, disabled, and the line each sits beside."""
+    return [(c.label, c.custom_id, c.disabled, c.beside) for c in controls(message)]
+
+
+def expected_controls(table: Table) -> list[Shown]:
+    """The board's buttons as the cog draws them for the current state: those beside a line
+    first (in the card's order), then the others in their rows."""
     board = table.env.bot.game_cogs["kabuki"].render_board(table.session)
-    drawn: dict[int, list[tuple[str, str, bool]]] = {}
+    beside = [(line, item) for line, item in board.beside]
+    placed = {id(item) for _, item in beside}
+    drawn: list[Shown] = [
+        (item.label, table.bound(item.custom_id), item.disabled, line) for line, item in beside
+    ]
+    in_rows: dict[int, list[Shown]] = {}
     for item in board.items:
-        drawn.setdefault(item.row, []).append((item.label, table.bound(item.custom_id), item.disabled))
-    return [drawn[row] for row in sorted(drawn)]
+        if id(item) not in placed:
+            in_rows.setdefault(item.row, []).append(
+                (item.label, table.bound(item.custom_id), item.disabled, None)
+            )
+    return drawn + [shown for row in sorted(in_rows) for shown in in_rows[row]]
 
 
 def shown_picture(table: Table) -> bytes:
@@ -54,14 +67,14 @@ async def test_a_placement_edits_the_board_in_its_answer_with_the_new_embed_butt
     message = table.message()
     assert message.id == board_id
     expected = table.env.bot.game_cogs["kabuki"].render_board(table.session).embed
-    assert [(f.name, f.value) for f in message.embeds[0].fields] == [
-        (f.name, f.value) for f in expected.fields
-    ]
-    assert message.embeds[0].description == expected.description
-    assert message.embeds[0].image.url.endswith(PICTURE_NAME)
-    # Four stacks on the first row, Stop! alone on the second, every id bound to this game.
-    assert rows(message) == expected_rows(table)
-    assert [len(row) for row in rows(message)] == [4, 1]
+    assert [(f.name, f.value) for f in card(message).fields] == [(f.name, f.value) for f in expected.fields]
+    assert card(message).description == expected.description
+    assert card(message).image.url.endswith(PICTURE_NAME)
+    # Each stack's Place beside that stack's line, Stop! alone in a row, every id bound to this game.
+    assert drawn_controls(message) == expected_controls(table)
+    stacks = card(message).fields[0].value.split("\n")
+    assert [c.beside for c in controls(message)] == [*stacks, None] and len(stacks) == 4
+    assert [[c.label for c in row] for row in rows(message)] == [["Stop!"]]
     assert shown_picture(table) == render_picture(picture_key(table.view()))
 
 
@@ -95,7 +108,7 @@ async def test_a_press_on_an_old_board_is_refused_privately_and_leaves_the_board
     old = copy.deepcopy(table.env.backend.get_message(table.channel.id, table.session.board_message_id))
     turn = table.view()["turn"]
     await table.place(1)
-    before = (rows(table.message()), shown_picture(table))
+    before = (drawn_controls(table.message()), shown_picture(table))
     seat = table.view()["current"]["seat"]
     refused = await _component_interaction(
         table.member(seat),
@@ -103,7 +116,7 @@ async def test_a_press_on_an_old_board_is_refused_privately_and_leaves_the_board
         {"custom_id": table.bound(f"pc:{table.channel.id}:place:0-{turn}"), "component_type": 2},
     )
     assert refused.ephemeral and "already placed" in refused.response.content
-    assert (rows(table.message()), shown_picture(table)) == before
+    assert (drawn_controls(table.message()), shown_picture(table)) == before
 
 
 async def test_a_placement_answered_after_discords_3_s_still_shows_its_board_and_picture(
@@ -123,7 +136,7 @@ async def test_a_placement_answered_after_discords_3_s_still_shows_its_board_and
     monkeypatch.undo()
     assert late.response is None and late.followups == []
     assert table.view()["turn"] == 1
-    assert rows(table.message()) == expected_rows(table)
+    assert drawn_controls(table.message()) == expected_controls(table)
     assert shown_picture(table) == render_picture(picture_key(table.view()))
     await table.place(2)  # the next player plays on as usual
     assert table.view()["turn"] == 2

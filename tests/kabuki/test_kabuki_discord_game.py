@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from kabuki_tables import FAST, Table, embed_text
+from shown import card, labels
 
 from bot.community.replays import verify
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
@@ -27,13 +28,12 @@ def buried_masks(engine: Any) -> set[int]:
 
 
 def channel_text(table: Table, viewer: Any) -> str:
-    """Everything ``viewer`` can read in the channel: contents, embeds, button labels, file names."""
+    """Everything ``viewer`` can read in the channel: words, cards, button labels, file names."""
     parts = []
     for message in table.channel.history(viewer=viewer):
         parts.append(embed_text(message))
         parts += [a.filename for a in message.attachments]
-        for row in message.components:
-            parts += [getattr(child, "label", None) or "" for child in getattr(row, "children", [])]
+        parts += [label or "" for label in labels(message)]
     return "\n".join(parts)
 
 
@@ -41,8 +41,8 @@ def assert_nothing_buried_is_shown(table: Table) -> None:
     hidden = buried_masks(table.engine)
     for member in [*table.players, table.world.members[5]]:
         text = channel_text(table, member)
-        for card in hidden:
-            assert MASKS[card] not in text, f"{MASKS[card]} is buried but {member} can read it"
+        for mask in hidden:
+            assert MASKS[mask] not in text, f"{MASKS[mask]} is buried but {member} can read it"
     # The only picture in the channel is the board's, drawn from the public view alone.
     with_files = [m for m in table.channel.history() if m.attachments]
     assert [m.id for m in with_files] == [table.message().id]
@@ -88,7 +88,7 @@ async def play_round_to_zero(
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])  # the whole game on each storage
 async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, world) -> None:
     table = await open_game(3)
-    first_footer = world.board().embeds[0].footer.text
+    first_footer = card(world.board()).footer.text
     alice = world.members[0]
     for round_no in range(3):
         if round_no:
@@ -99,12 +99,12 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     assert table.session is None  # recorded and closed
     board = world.board()
     text = embed_text(board)
-    assert board.embeds[0].title == "Kabuki — game over" and "🏆 Winner: **bob**" in text
+    assert card(board).title == "Kabuki — game over" and "🏆 Winner: **bob**" in text
     assert (
         "Remember what lies beneath!" in first_footer and "Remember" not in text
     )  # nothing left to remember
     # no game buttons on a finished game: only Play again
-    assert [c.label for row in board.components for c in row.children] == ["Play again"]
+    assert labels(board) == ["Play again"]
     # seat 0 lost everything each round; bob caught 3 each time, carol 2.
     rows, _ = await table.env.bot.storage.leaderboard(world.guild.id, "kabuki", lower_score_wins=False)
     scores = {row.user_id: (row.score, row.wins) for row in rows}
@@ -112,7 +112,7 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
     assert scores[world.members[2].id] == (21, 0)
     assert scores[alice.id] == (0, 0)
     shown = await alice.slash(world.channel, "leaderboard", game="kabuki", sort="wins")
-    assert shown.response.embeds[0].description.splitlines()[1:3] == [
+    assert card(shown.response).description.splitlines()[1:3] == [
         "#  Wins  VP  Games  Name",
         "1     1  24      1  bob",
     ]
@@ -130,14 +130,14 @@ async def test_a_three_player_game_runs_to_the_end_and_is_recorded(open_game, wo
         f"Shuffle commitment (SHA-256): {rec['commitment']}" in first_footer
         and rec["salt"] not in first_footer
     )
-    assert f"seed {rec['seed']}, salt {rec['salt']}" in board.embeds[0].footer.text
+    assert f"seed {rec['seed']}, salt {rec['salt']}" in card(board).footer.text
     # The final board keeps no reveal: the stacks of the last round stay secret.
     final_view = session_engine.view(None)
     assert final_view["reveal"] is not None  # the engine still has it; the board must not show it
-    for card in {c for stack in session_engine.stacks for c in stack[:-1]} - {
+    for mask in {c for stack in session_engine.stacks for c in stack[:-1]} - {
         s["top"] for s in final_view["stacks"]
     }:
-        assert MASKS[card] not in channel_text(table, alice)
+        assert MASKS[mask] not in channel_text(table, alice)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -189,7 +189,7 @@ async def test_three_members_race_for_stop_and_the_earliest_wins(open_game, worl
     # The first press redraws the board, which then says a Stop! race is on; the later ones leave
     # the board as it is and are answered privately.
     assert not first.response.ephemeral
-    assert "**Stop!** was pressed" in first.response.embeds[0].description
+    assert "**Stop!** was pressed" in card(first.response).description
     for result in (second, third):
         assert result.response.ephemeral
         assert result.response.content.startswith("✋ **Stop!** registered")

@@ -9,6 +9,7 @@ from typing import Any
 
 from kabuki_tables import FAST, Table, embed_text
 from language_checks import World, assert_shown_in_no_language, rules_as_read, server
+from shown import card, labels
 
 from bot.community.replays import verify
 from bot.games.kabuki.board import PICTURE_NAME, picture_key, render_picture
@@ -33,7 +34,7 @@ async def open_table(env: Any, world: World) -> Table:
         "de": ("Kabuki — Lobby", "Schonfrist: 0 s", "Beitreten", "Starten"),
     }[env.bot.sessions.get(world.channel.id).locale]
     lobby = world.board()
-    assert lobby.embeds[0].title == title
+    assert card(lobby).title == title
     assert option in embed_text(lobby)
     for member in others:
         await member.click(world.board(), label=join)
@@ -46,8 +47,7 @@ def channel_text(world: World, viewer: Any) -> str:
     for message in world.channel.history(viewer=viewer):
         parts.append(embed_text(message))
         parts += [a.filename for a in message.attachments]
-        for row in message.components:
-            parts += [getattr(child, "label", None) or "" for child in getattr(row, "children", [])]
+        parts += [label or "" for label in labels(message)]
     return "\n".join(parts)
 
 
@@ -59,8 +59,8 @@ def assert_no_buried_mask_in_any_language(table: Table, world: World) -> None:
     assert buried
     for viewer in world.members:
         text = channel_text(world, viewer)
-        for card in buried:
-            assert_shown_in_no_language(text, MASKS[card])
+        for mask in buried:
+            assert_shown_in_no_language(text, MASKS[mask])
     (attachment,) = table.message().attachments
     assert attachment.filename == PICTURE_NAME
     drawn = table.env.backend.cdn.get(attachment.url)
@@ -76,10 +76,10 @@ async def test_a_french_board_and_each_members_private_answers_in_their_own_lang
     table = await open_table(simcord_env, world)
     assert table.session.locale == "fr"
     board = table.message()
-    assert board.embeds[0].title == "Kabuki — manche 1 sur 3"
+    assert card(board).title == "Kabuki — manche 1 sur 3"
     assert "Piles (masque du dessus)" in embed_text(board)
-    labels = [child.label for row in board.components for child in row.children]
-    assert labels[-1] == "Stop!" and all(" · acteur" in label for label in labels[:4])
+    names = labels(board)
+    assert names[-1] == "Stop!" and all(" · acteur" in label for label in names[:4])
 
     table.script([FOX, MOON, FOX, ONI, CAT], first=0)
     # Refusals: each member in their own language, and nothing public changes.
@@ -94,7 +94,7 @@ async def test_a_french_board_and_each_members_private_answers_in_their_own_lang
     # A Stop! race: dora first, then anna and benoit; the losers are told privately, each in
     # their own language, through the token their own press left.
     first = await table.stop(3)
-    assert "Quelqu'un a appuyé sur **Stop!**" in first.response.embeds[0].description
+    assert "Quelqu'un a appuyé sur **Stop!**" in card(first.response).description
     await simcord_env.advance_time(0.04)
     second = await table.stop(0)
     await simcord_env.advance_time(0.04)
@@ -141,7 +141,7 @@ async def test_a_whole_game_on_a_french_server_is_recorded_and_replays_as_in_eng
         await table.stop((first + 2) % n)
         await simcord_env.advance_time(FAST["race_window"] / 1000 + 0.1)
     assert table.session is None  # over and recorded
-    final = world.board().embeds[0]
+    final = card(world.board())
     assert final.title == "Kabuki — partie terminée"
     assert final.description.startswith(("🏆 Victoire : **", "🏆 Victoire partagée : **"))
     assert "Mélange : graine" in final.footer.text
@@ -164,17 +164,17 @@ async def test_a_moderator_switches_a_running_games_language_and_it_survives_a_r
     world = french_server(simcord_env)
     table = await open_table(simcord_env, world)
     await table.place(0)
-    assert table.message().embeds[0].title == "Kabuki — manche 1 sur 3"
+    assert card(table.message()).title == "Kabuki — manche 1 sur 3"
     answer = await world.mod.slash(world.channel, "settings", language="de")
     assert answer.ephemeral
     # The game speaks German from its next board on.
     assert table.session.locale == "de"
     await table.place(1)
-    assert table.message().embeds[0].title == "Kabuki — Runde 1 von 3"
+    assert card(table.message()).title == "Kabuki — Runde 1 von 3"
     await restart()
     assert table.session.locale == "de"
     await table.place(2)
-    assert table.message().embeds[0].title == "Kabuki — Runde 1 von 3"
+    assert card(table.message()).title == "Kabuki — Runde 1 von 3"
     assert "Stapel (oberste Maske)" in table.embed_text()
 
 
@@ -191,7 +191,7 @@ async def test_a_game_saved_before_languages_speaks_the_servers_setting_after_a_
     await restart()
     assert table.session.locale == "de"
     await table.place(0)
-    assert table.message().embeds[0].title == "Kabuki — Runde 1 von 3"
+    assert card(table.message()).title == "Kabuki — Runde 1 von 3"
 
 
 async def test_rules_of_kabuki_speak_each_readers_language(simcord_env, locales) -> None:

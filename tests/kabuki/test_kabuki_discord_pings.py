@@ -8,6 +8,7 @@ import logging
 import sqlite3
 
 import discord
+from shown import card, text
 from simcord_clock import clock_held_still
 
 from bot.session.publisher import discord_now
@@ -117,7 +118,7 @@ async def test_a_server_can_turn_pings_off(open_game, world, simcord_env) -> Non
     boss = admin(world)
     answer = await boss.slash(world.channel, "settings", **{"turn-pings": False})
     assert answer.ephemeral
-    assert "turn-pings: **off**: nobody is mentioned when it is their turn" in answer.response.content
+    assert "turn-pings: **off**: nobody is mentioned when it is their turn" in text(answer.response)
     assert not (await simcord_env.bot.storage.settings(world.guild.id)).turn_pings
     table = await open_game(3, turn_timer=300)
     await table.env.advance_time(PING_S + 5)
@@ -129,7 +130,7 @@ async def test_a_server_can_turn_pings_off(open_game, world, simcord_env) -> Non
     assert refused.ephemeral and "Manage Server" in refused.response.content
     assert not (await simcord_env.bot.storage.settings(world.guild.id)).turn_pings
     on = await boss.slash(world.channel, "settings", **{"turn-pings": True})
-    assert "turn-pings: **on**" in on.response.content
+    assert "turn-pings: **on**" in text(on.response)
     await table.place(0)
     await table.env.advance_time(PING_S + 1)
     assert len(pings(world)) == 1
@@ -137,7 +138,7 @@ async def test_a_server_can_turn_pings_off(open_game, world, simcord_env) -> Non
 
 async def test_a_slow_table_may_take_up_to_a_day_per_placement(world, simcord_env) -> None:
     await world.members[0].slash(world.channel, "kabuki new", turn_timer=86_400)
-    options = next(f.value for f in world.board().embeds[0].fields if f.name == "Options")
+    options = next(f.value for f in card(world.board()).fields if f.name == "Options")
     assert "Turn timer: 24 h" in options and "Grace: 3 s" in options
     assert simcord_env.bot.sessions.get(world.channel.id).options["turn_ms"] == 86_400_000
 

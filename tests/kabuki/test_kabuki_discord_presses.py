@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from kabuki_tables import FAST, Table
+from shown import button, card, controls
 from simcord.actors import _component_interaction
 
 FOX, MOON = 2, 1
@@ -43,8 +44,9 @@ async def test_presses_out_of_turn_by_the_placer_or_by_strangers_are_refused(ope
     await table.env.advance_time(FAST["race_window"] / 1000 + 0.1)
     # The race is settled and the stack is shown: no more Stop!, no placing until it is hidden.
     assert table.view()["reveal"] is not None
-    stop = table.message().components[1].children[0]
-    assert stop.disabled and all(b.disabled for b in table.message().components[0].children)
+    stop = button(table.message(), "Stop!")
+    places = [c for c in controls(table.message()) if c.beside is not None]  # each beside its stack
+    assert stop.disabled and len(places) == 4 and all(b.disabled for b in places)
 
 
 async def test_a_stale_board_is_refused(open_game, world) -> None:
@@ -112,12 +114,12 @@ async def test_a_restart_in_the_middle_of_a_round_changes_nothing(open_game, res
 async def test_the_rules_and_the_lobby_explain_the_discord_adaptation(world) -> None:
     alice = world.members[0]
     rules = await alice.slash(world.channel, "rules", game="kabuki")
-    text = rules.response.embeds[0].description
+    text = card(rules.response).description
     assert rules.ephemeral
     for words in ("Grace", "race window", "Reveal", "Turn timer", "earliest"):
         assert words in text
     await alice.slash(world.channel, "kabuki new", grace=5, race_window=400, reveal=10, turn_timer=90)
-    options = world.board().embeds[0].fields[1].value
+    options = card(world.board()).fields[1].value
     assert options == (
         "Grace: 5 s\nStop! race: the earliest press within 0.4 s of the first wins\n"
         "Reveal: 10 s\nTurn timer: 90 s"

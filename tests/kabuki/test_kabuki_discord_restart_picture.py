@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kabuki_tables import FAST
+from shown import card
 
 FOX = 2
 
@@ -24,5 +25,5 @@ async def test_end_after_a_restart_during_a_reveal_leaves_no_picture_on_the_boar
     await table.players[0].slash(table.channel, "end")
 
     (ended,) = [m for m in table.channel.history() if m.id == board_id]
-    assert "ended" in ended.embeds[0].title
+    assert "ended" in card(ended).title
     assert ended.attachments == []

@@ -10,6 +10,7 @@ from typing import Any
 
 from kabuki_tables import FAST, Table, embed_text
 from language_checks import World, english_phrases, server
+from shown import above, card, labels
 
 from bot.i18n import t
 
@@ -23,16 +24,12 @@ def german_server(env: Any, locales: Any) -> World:
     return world
 
 
-def labels(message: Any) -> list[str]:
-    return [child.label for row in message.components for child in row.children]
-
-
 def public_text(world: World) -> str:
-    """Everything the channel shows anyone: contents, embeds and button labels."""
+    """Everything the channel shows anyone: words, cards and button labels."""
     parts = []
     for message in world.channel.history():
         parts.append(embed_text(message))
-        parts += labels(message)
+        parts += [label or "" for label in labels(message)]
     return "\n".join(parts)
 
 
@@ -62,7 +59,7 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     anna, benoit, carl, dora = world.members
     await anna.slash(world.channel, "kabuki new", **FAST)
     lobby = world.board()
-    embed = lobby.embeds[0]
+    embed = card(lobby)
     assert embed.title == "Kabuki — Lobby"
     assert embed.description == (
         "Gastgeber: **anna**\nDrück **Beitreten**, um Platz zu nehmen. Der Gastgeber startet das "
@@ -106,7 +103,7 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     await anna.click(world.board(), label="Starten")
     table = Table(simcord_env, world, [anna, benoit, carl])
     assert table.session.locale == "de"
-    assert table.message().embeds[0].title == "Kabuki — Runde 1 von 3"
+    assert card(table.message()).title == "Kabuki — Runde 1 von 3"
     # A bystander's press on the board: refused in her language.
     table.script([FOX, MOON, FOX, ONI, CAT], first=0)
     bystander = await dora.click(table.message(), custom_id=table.bound(f"pc:{world.channel.id}:place:0-0"))
@@ -115,16 +112,16 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
     await play_out(simcord_env, table)
     assert simcord_env.bot.sessions.get(world.channel.id) is None  # over and recorded
     final = world.board()
-    assert final.embeds[0].title == "Kabuki — Spielende"
-    assert final.embeds[0].description.startswith("🏆 Gewonnen ha")
-    assert "Merk dir" not in final.embeds[0].footer.text  # a finished game asks nobody to remember
+    assert card(final).title == "Kabuki — Spielende"
+    assert card(final).description.startswith("🏆 Gewonnen ha")
+    assert "Merk dir" not in card(final).footer.text  # a finished game asks nobody to remember
     assert labels(final) == ["Nochmal spielen"]
 
     # Play again: carl (English) hosts the rematch; its lobby and invitation speak German.
     await carl.click(final, label="Nochmal spielen")
     rematch = world.board()
-    assert rematch.id != final.id and rematch.embeds[0].title == "Kabuki — Lobby"
-    assert rematch.content == (
+    assert rematch.id != final.id and card(rematch).title == "Kabuki — Lobby"
+    assert above(rematch) == (
         f"<@{anna.id}> <@{benoit.id}>: **carl** lädt dich zu einer neuen Partie ein. Drück hier "
         "**Beitreten** oder **Nochmal spielen** auf dem Spielbrett der letzten Partie, um Platz zu nehmen."
     )
@@ -140,9 +137,9 @@ async def test_a_german_server_from_kabuki_new_to_play_again_each_member_in_thei
         == "Seuls les joueurs de cette partie (ou un modérateur) peuvent lancer une revanche."
     )
     await anna.click(world.board(), label="Beitreten")
-    assert world.board().content == "Alle aus der letzten Partie sitzen wieder bei **carl**."
+    assert above(world.board()) == "Alle aus der letzten Partie sitzen wieder bei **carl**."
     await carl.click(world.board(), label="Abbrechen")
-    closed = world.board().embeds[0]
+    closed = card(world.board())
     assert (closed.title, closed.description) == ("Kabuki — Lobby geschlossen", "Lobby abgebrochen von carl.")
 
     # No public message spoke English: no phrase of the session's or Kabuki's messages that
@@ -157,7 +154,7 @@ async def test_a_lobby_left_idle_closes_itself_in_the_servers_language(simcord_e
     world = german_server(simcord_env, locales)
     await world.members[2].slash(world.channel, "kabuki new", **FAST)  # carl, an English member
     await simcord_env.advance_time(10 * 60 + 1)
-    closed = world.board().embeds[0]
+    closed = card(world.board())
     assert closed.title == "Kabuki — Lobby geschlossen"
     assert closed.description == t(
         "de", "This lobby closed itself after {idle} without activity.", idle="10 Min."

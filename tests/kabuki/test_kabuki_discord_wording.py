@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kabuki_tables import embed_text
+from shown import card
 
 FOX, MOON = 2, 1
 
@@ -13,11 +14,11 @@ async def test_the_board_says_when_the_next_player_may_place_only_while_it_lies_
     await table.place(0)  # alice; bob must wait for the grace
     view = table.view()
     opens, deadline = view["place_from"] // 1000, view["turn_deadline"] // 1000
-    status = table.message().embeds[0].description
+    status = card(table.message()).description
     assert status.startswith(f"▶️ **bob** can place the **Moon** on a stack <t:{opens}:R>")
     assert "(from" not in status
     await table.env.advance_time(3.1)  # the grace passes: the board is redrawn by its timer
-    status = table.message().embeds[0].description
+    status = card(table.message()).description
     assert status.startswith(
         f"▶️ **bob** places the **Moon** on a stack; the bot places it for them <t:{deadline}:R>"
     )
@@ -25,9 +26,7 @@ async def test_the_board_says_when_the_next_player_may_place_only_while_it_lies_
 
 
 async def test_the_rules_promise_about_stop_is_what_a_stop_press_gets(open_game, world) -> None:
-    rules = (
-        (await world.members[0].slash(world.channel, "rules", game="kabuki")).response.embeds[0].description
-    )
+    rules = card((await world.members[0].slash(world.channel, "rules", game="kabuki")).response).description
     assert "your press counted" not in rules
     assert "first Stop! shows on the board at once" in rules
     assert "a later press in the window is confirmed to you privately" in rules

@@ -83,13 +83,21 @@ class BrowserPage:
             return await response.json()
 
     def button(self, label: str) -> dict[str, str]:
-        """The click fields for the button with this label, as the page shows it now."""
+        """The click fields for the button with this label, as the page shows it now: in an
+        action row of a card, or beside one of its lines."""
         for message_id, message in self.snapshot["messages"].items():
-            for row in message["components"]:
-                for component in row.get("components", []):
-                    if component.get("label") == label:
-                        return {"control_key": component["control_key"], "target_id": message_id}
+            for component in drawn(message["components"]):
+                if component.get("type") == 2 and component.get("label") == label:
+                    return {"control_key": component["control_key"], "target_id": message_id}
         raise LookupError(label)
+
+    def label_at(self, control_key: str) -> str | None:
+        """The label of the button the page now shows under ``control_key``, if any."""
+        for message in self.snapshot["messages"].values():
+            for component in drawn(message["components"]):
+                if component.get("type") == 2 and component.get("control_key") == control_key:
+                    return component.get("label")
+        return None
 
     def has_button(self, label: str) -> bool:
         try:
@@ -100,6 +108,16 @@ class BrowserPage:
 
     def shows(self, text: str) -> bool:
         return text in repr(self.snapshot["messages"])
+
+
+def drawn(components: list[dict[str, Any]]) -> Any:
+    """Every component of a message as the page has them, those inside a card or beside a line
+    included, in the order they are drawn."""
+    for component in components:
+        yield component
+        yield from drawn(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            yield component["accessory"]
 
 
 async def eventually(check: Callable[[], Awaitable[Any]], what: str, within: float = 15) -> Any:
@@ -220,16 +238,20 @@ async def test_a_click_made_before_its_button_went_away_is_refused_and_presses_n
         page = await BrowserPage(http, preview.url).open(alice)
         made_on, join = page.revision, page.button("Join")
         await bob.click(lobby, label="Join")
-        await alice.click(lobby, label="Start")  # the lobby becomes the board: Tap is where Join was
+        await alice.click(lobby, label="Start")  # the lobby becomes the board: Join's place is another's
         # The page follows the bot on a tick, so it may first be republished with Bob seated and
         # the lobby still up (Join there); the board is a later revision.
         await republished(page, made_on, showing="Tap")
-        assert page.button("Tap")["control_key"] == join["control_key"]
+        seen["there now"] = page.label_at(join["control_key"])  # the board's card lays out its own
+        presses = env.bot.metrics.press_count
         seen["receipt"] = await page.act("click", made_on, **join)
+        seen["presses"] = env.bot.metrics.press_count - presses
         seen["scores"] = list(env.bot.sessions.get(channel.id).engine.s["scores"])
 
     await play(tmp_path, scenario)
+    assert seen["there now"] not in (None, "Join"), seen["there now"]  # a live button of the board
     assert seen["receipt"]["rejected"]
+    assert seen["presses"] == 0  # the button now at Join's place was not pressed by accident
     assert seen["scores"] == [0, 0]  # Alice, whose turn it is, did not tap by accident
 
 
