@@ -145,6 +145,9 @@ def _lines(
     placed: set[int],
 ) -> None:
     """A heading over its lines; a line with a control beside it is a section of its own."""
+    if not pending:  # nothing beside any line (most fields): one text, the lines not split
+        _flush(inside, [*heading, value] if value else heading)
+        return
     lines = list(heading)
     for line in value.split("\n") if value else ():
         control = next((c for want, c in pending if want == line), None)
