@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.glue.layout import layout, rows
 from bot.glue.components import GameButton, GameSelect, bind, bound_id, button_id, make_view
+from bot.glue.layout import layout, rows
 from bot.session.rematch import PlayAgainButton
 
 CHANNEL = 123456789012345678
