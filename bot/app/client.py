@@ -30,7 +30,7 @@ from bot.session import gone
 from bot.session.gamecog import GameCog, message_link, reply_private, score_problem
 from bot.session.guarded import Guard, database_fault
 from bot.session.launcher import TABLE
-from bot.session.overload import shed
+from bot.session.overload import shed, tell_too_late
 from bot.session.publisher import Publishers
 from bot.session.rematch import PlayAgainButton
 from bot.session.sessions import Session, SessionRegistry, restored_state
@@ -215,6 +215,7 @@ class GameBot(commands.AutoShardedBot):
             session = self.sessions.get(press.channel_id)
             try:
                 if shed(interaction, self.metrics, session.kind if session else "none"):
+                    await tell_too_late(interaction)
                     return  # came too late to answer: not taken (bot.session.overload)
                 await self.route_press(interaction, press)
             finally:

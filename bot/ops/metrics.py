@@ -149,6 +149,12 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        self._answered_first = Counter(
+            "partycards_presses_answered_first",
+            "Presses old enough when taken to be acknowledged before their move was applied",
+            ["kind"],
+            registry=r,
+        )
         self._refused = Counter(
             "partycards_refused_presses", "Presses refused, by reason", ["kind", "reason"], registry=r
         )
@@ -166,6 +172,7 @@ class Metrics:
         self.refused_count = 0
         self.late_count = 0
         self.too_late_count = 0
+        self.answered_first_count = 0
         self.lag_last = 0.0
         self.lag_max = 0.0
         self._server: Any = None
@@ -197,6 +204,11 @@ class Metrics:
         """A press reached too late to answer, and so not applied (``bot.session.overload``)."""
         self._too_late.labels(kind).inc()
         self.too_late_count += 1
+
+    def answered_first(self, kind: str) -> None:
+        """A press acknowledged before its move was applied (``bot.session.overload``)."""
+        self._answered_first.labels(kind).inc()
+        self.answered_first_count += 1
 
     def refused(self, kind: str, reason: str) -> None:
         self._refused.labels(kind, reason).inc()
@@ -259,12 +271,13 @@ class Metrics:
         line = (
             f"health: {sum(games.values())} open ({open_text}); {self.press_count} presses in "
             f"{period_s:.0f} s ({self.press_count / period_s:.2f}/s), {self.refused_count} refused, "
-            f"{self.late_count} late, {self.too_late_count} too late to take; loop lag max {self.lag_max * 1000:.1f} ms, "
+            f"{self.late_count} late, {self.too_late_count} too late to take, {self.answered_first_count} answered first; loop lag max {self.lag_max * 1000:.1f} ms, "
             f"last {self.lag_last * 1000:.1f} ms"
         )
         up, waiting = database_state(self.guard)
         line += f"; database {'up' if up else 'failing'}, {waiting} waiting on it, {self.stuck()} stuck"
         self.press_count = self.refused_count = self.late_count = self.too_late_count = 0
+        self.answered_first_count = 0
         self.lag_max = 0.0
         return line
 

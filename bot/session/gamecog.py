@@ -292,8 +292,8 @@ class GameCog(Lobby, commands.GroupCog):
             if move.press.name not in LOBBY_PRESSES:
                 return await self._refuse(answer, "not_started", t(mine, "The game has not started yet."))
             async with session.lock:
-                if answer.shed(self.bot.metrics, self.kind):
-                    return  # waited too long for the lock: not taken (bot.session.overload)
+                if not await answer.taken(self.bot.metrics, self.kind):
+                    return  # too late, or its answer refused: not taken (bot.session.overload)
                 if not self._alive(session, LOBBY):
                     return await self._refuse(answer, "closed", t(mine, "This lobby is closed."))
                 return await self._lobby_press(move, session)
@@ -306,8 +306,8 @@ class GameCog(Lobby, commands.GroupCog):
             await answer.acknowledge()
             return
         async with session.lock:
-            if answer.shed(self.bot.metrics, self.kind):
-                return  # waited too long for the lock: not taken (bot.session.overload)
+            if not await answer.taken(self.bot.metrics, self.kind):
+                return  # too late, or its answer refused: not taken (bot.session.overload)
             if not self._alive(session, PLAYING):
                 return await self._refuse(answer, "closed", t(mine, "This game is over."))
             assert session.engine is not None

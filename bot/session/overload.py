@@ -14,8 +14,21 @@ right. Applying it instead would leave a move made with a failed answer, and wou
 engine, a save and a drawn board on a press nobody can be told about, just when the process is
 short of time. The margin below 3 s leaves time for the press's own work and the answer's trip.
 
-A press taken in time whose answer still comes after 3 s (the loop stalled in between) stands:
-it is saved, the board goes by a REST edit and it counts as a late answer (see ``GameCog``).
+**Decided before the move.** A press taken in time could still have its answer refused: its own
+work (the engine, the save, the board, the answer's trip) runs on a loop that is busy, and a move
+applied whose answer Discord then refuses is the one outcome a member cannot make sense of (the
+move counts, the client says it failed). So a press older than ``ANSWER_FIRST_MS`` when its game's
+lock is taken is answered **first**, by an acknowledgement (a deferred update, Discord's type 6),
+and its move is applied only once Discord took that answer: refused (too late after all, or
+Discord failing), the press is not applied and counts as too late, exactly as a press shed on
+arrival. Taken, the move is applied, its board goes by a REST edit and its private words by
+followups, as for any press answered already. Younger presses keep the one request: the board
+edited inside the press's own answer, which a loop would have to stall for over 2 s to miss.
+
+**Told, while Discord still listens.** A press shed as too late is told so privately ("the table
+was too busy…: press again") when Discord may still take its answer (``TELL_WITHIN_MS``); after
+that nothing reaches the member, whose client then says the interaction failed, and the game
+did not take the move either.
 
 The press's age is its snowflake's timestamp against this machine's clock, as Discord's own
 rule is; a host clock off by more than the margin would misjudge it (keep NTP on).
@@ -23,18 +36,27 @@ rule is; a host clock off by more than the margin would misjudge it (keep NTP on
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
+import discord
+
+from bot.glue import faults
 from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.replies import reply_private
+from bot.i18n import N_, private_locale, t
 
 if TYPE_CHECKING:
-    import discord
-
     from bot.ops.metrics import Metrics
 
 ANSWER_WINDOW_MS = 3000  # Discord refuses a first answer later than this
 TAKE_WITHIN_MS = 2500  # a press older than this is not taken: its answer could not make it
+# A press older than this when its game's lock is taken is answered before its move is applied
+# (the write wait, bot.session.guarded.WRITE_WAIT_S, leaves a younger press its answer in time).
+ANSWER_FIRST_MS = 1000
+TELL_WITHIN_MS = 2800  # a refusal sent by then still reaches Discord inside its 3 s
 DROPPED = "too_late"  # marks a shed press in ``Interaction.extras`` for the press metrics
+TOO_BUSY = N_("The table was too busy to take your press in time: nothing changed. Press again.")
 
 
 def shed(interaction: discord.Interaction, metrics: Metrics, kind: str) -> bool:
@@ -45,4 +67,36 @@ def shed(interaction: discord.Interaction, metrics: Metrics, kind: str) -> bool:
         return False
     interaction.extras[DROPPED] = True
     metrics.too_late(kind)
+    return True
+
+
+def age_ms(interaction: discord.Interaction) -> int:
+    """How long ago Discord made the press, by its snowflake against this machine's clock."""
+    return now_ms() - snowflake_ms(interaction.id)
+
+
+async def tell_too_late(interaction: discord.Interaction) -> None:
+    """A shed press's member told it was not taken, if Discord still takes an answer; a refusal
+    of that answer changes nothing and is dropped."""
+    if interaction.response.is_done() or age_ms(interaction) > TELL_WITHIN_MS:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await reply_private(interaction, t(private_locale(interaction), TOO_BUSY))
+
+
+async def answered_first(interaction: discord.Interaction, metrics: Metrics, kind: str) -> bool:
+    """Under the game's lock, before the move: whether the press may be applied. A press older
+    than ``ANSWER_FIRST_MS`` is acknowledged first, and applied only if Discord took that; one
+    Discord refused is counted as too late and not applied."""
+    if interaction.response.is_done() or age_ms(interaction) <= ANSWER_FIRST_MS:
+        return True
+    try:
+        await interaction.response.defer()  # a component's press: a deferred update, nothing shown
+    except discord.HTTPException as error:
+        if not faults.discords_fault(error):
+            raise
+        interaction.extras[DROPPED] = True
+        metrics.too_late(kind)
+        return False
+    metrics.answered_first(kind)
     return True

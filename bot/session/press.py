@@ -21,7 +21,7 @@ from bot.glue.clock import snowflake_ms
 from bot.glue.components import Press
 from bot.glue.replies import is_moderator, reply_private
 from bot.i18n import private_locale
-from bot.session.overload import shed
+from bot.session.overload import answered_first, shed, tell_too_late
 
 if TYPE_CHECKING:
     from bot.ops.metrics import Metrics
@@ -61,6 +61,12 @@ class Answer(ABC):
         """Whether the press is too late to take at all (``bot.session.overload``)."""
         return False
 
+    async def taken(self, metrics: Metrics, kind: str) -> bool:
+        """Under the game's lock, before the move: whether the press may be applied now
+        (``bot.session.overload``: not when too late, nor when an answer it needed first was
+        refused). A page's press always may: its answer has no deadline."""
+        return True
+
     @abstractmethod
     def member_name(self) -> str:
         """The presser's name as the table shows it."""
@@ -87,6 +93,12 @@ class DiscordAnswer(Answer):
 
     def shed(self, metrics: Metrics, kind: str) -> bool:
         return shed(self.interaction, metrics, kind)
+
+    async def taken(self, metrics: Metrics, kind: str) -> bool:
+        if self.shed(metrics, kind):
+            await tell_too_late(self.interaction)
+            return False
+        return await answered_first(self.interaction, metrics, kind)
 
     def member_name(self) -> str:
         return self.interaction.user.display_name

@@ -111,7 +111,7 @@ async def test_the_health_line_tells_open_games_presses_and_lag(world, simcord_e
     metrics.record_lag(0.004)
     line = metrics.health_line(60.0)
     assert line.startswith(
-        "health: 1 open (tap 1); 4 presses in 60 s (0.07/s), 1 refused, 0 late, 0 too late to take;"
+        "health: 1 open (tap 1); 4 presses in 60 s (0.07/s), 1 refused, 0 late, 0 too late to take, 0 answered first;"
     )
     assert line.endswith("loop lag max 4.0 ms, last 4.0 ms; database up, 0 waiting on it, 0 stuck")
     # Each line counts what happened since the one before.

@@ -71,7 +71,7 @@ async def test_a_press_reaching_the_bot_after_3_s_is_counted_and_changes_nothing
     assert scores(world) == "alice: 1\nbob: 0"
 
 
-@pytest.mark.parametrize("seconds, taken", [(3.5, False), (1.0, True)])
+@pytest.mark.parametrize("seconds, taken", [(3.5, False), (0.5, True)])
 async def test_a_press_waiting_for_the_lock_past_the_window_is_not_applied(
     world, simcord_env, seconds, taken
 ):
@@ -93,3 +93,58 @@ async def test_a_lobby_press_waiting_past_the_window_is_not_applied(world, simco
     session.lock = session.lock.lock
     assert result.response is None
     assert len(session.players) == 2 and counted(simcord_env.bot)[0] == 1
+
+
+async def test_a_press_taken_late_is_answered_before_its_move_is_applied(world, simcord_env):
+    """Older than ANSWER_FIRST_MS at the lock: acknowledged first, then applied; the board goes
+    by a REST edit of the board message."""
+    await open_tap(world)
+    bot = simcord_env.bot
+    session = bot.sessions.get(world.channel.id)
+    calls = []
+    apply = session.engine.apply
+
+    def watched(*args, **kwargs):
+        calls.append(len([r for r in simcord_env.http_requests if "/callback" in r.path]))
+        return apply(*args, **kwargs)
+
+    session.engine.apply = watched
+    session.lock = SlowLock(simcord_env, session.lock, 1.5)
+    before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
+    await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    await simcord_env.settle()
+    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path][before:]
+    assert [c.json["type"] for c in callbacks] == [6]  # one answer: a deferred update
+    assert calls == [before + 1], "the move was applied before the press had its answer"
+    assert session.engine.s["scores"] == [1, 0]
+    assert scores(world) == "alice: 1\nbob: 0"  # the board shows it (a REST edit)
+    assert bot.metrics.answered_first_count == 1
+    assert counted(bot)[:2] == (0, 0)
+
+
+async def test_a_press_whose_first_answer_discord_refuses_is_not_applied(world, simcord_env):
+    await open_tap(world)
+    bot = simcord_env.bot
+    session = bot.sessions.get(world.channel.id)
+    board_before = card(world.board()).to_dict()
+    simcord_env.inject_error(
+        "POST", "/interactions/*/*/callback", status=404, code=10062, message="Unknown interaction"
+    )
+    session.lock = SlowLock(simcord_env, session.lock, 1.5)
+    await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    await simcord_env.settle()
+    assert session.engine.s["scores"] == [0, 0]  # not applied behind a refused answer
+    assert card(world.board()).to_dict() == board_before
+    assert counted(bot)[0] == 1
+
+
+async def test_a_press_too_late_to_take_is_told_while_discord_still_listens(world, simcord_env):
+    await open_tap(world)
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    session.lock = SlowLock(simcord_env, session.lock, 2.6)
+    result = await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    assert session.engine.s["scores"] == [0, 0]
+    assert result.ephemeral and "too busy" in result.response.content
