@@ -17,6 +17,7 @@ the next press. See docs/operations.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import time
@@ -36,6 +37,9 @@ FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this l
 # A write not answered by then is given up on (a fault): a press taken up to 1 s after it was made
 # still gets its answer in Discord's 3 s (bot.session.overload sheds those taken later).
 WRITE_WAIT_S = 1.5
+PROBE_S = 0.1  # a write's wait wakes this often to see whether the loop held it back
+LATE_S = 0.02  # a wake-up later than this counts its lateness as the loop's, not the database's
+BUSY_MAX_S = 3.0  # at most this much more time for a write the loop held back
 
 Write = Callable[[], Awaitable[Any]]
 SAVE = "save"  # the one write an ending covers (see ``covers``)
@@ -70,17 +74,41 @@ def database_fault(error: BaseException) -> bool:
 
 
 async def within_wait(op: Write) -> None:
-    """``op``, cancelled if the database has not answered within ``WRITE_WAIT_S``. Cancelling is
-    safe for every write the bot makes: SQLite's are each one transaction that a cancel rolls back
-    or leaves to commit in order on the writer's queue, and asyncpg resets a cancelled connection;
-    whatever lands late is overtaken by the retry, which writes the game as it is then."""
+    """``op``, cancelled if the database has not answered within ``WRITE_WAIT_S`` of the event
+    loop's own time. Cancelling is safe for every write the bot makes: SQLite's are each one
+    transaction that a cancel rolls back or leaves to commit in order on the writer's queue, and
+    asyncpg resets a cancelled connection; whatever lands late is overtaken by the retry, which
+    writes the game as it is then.
+
+    The loop's time, not the wall's: on a loop busy with other presses, the write's answer waits
+    in the loop's queue like everything else, and that wait is not the database's. So the wait
+    wakes every ``PROBE_S``; what each wake-up comes later than planned (the loop busy elsewhere)
+    is added to the time the write is given, up to ``BUSY_MAX_S``: a write only the loop held
+    back is not reported as the database failing, and a database that hangs on a busy loop is
+    still given up on."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(op())
+    deadline = loop.time() + WRITE_WAIT_S
+    busy = 0.0  # how late the loop woke this wait, in all
     try:
-        async with asyncio.timeout(WRITE_WAIT_S):
-            await op()
-    except TimeoutError as error:
-        if isinstance(error.__cause__, asyncio.CancelledError):  # ours, not the driver's own
-            raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s") from error
+        while not task.done():
+            step = min(PROBE_S, deadline + busy - loop.time())
+            if step <= 0:
+                break
+            planned = loop.time() + step
+            await asyncio.wait({task}, timeout=step)
+            late = loop.time() - planned
+            if late > LATE_S:
+                busy = min(BUSY_MAX_S, busy + late)
+    except asyncio.CancelledError:
+        task.cancel()
         raise
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s")
+    task.result()
 
 
 @dataclass(eq=False)
