@@ -55,6 +55,7 @@ import collections
 import contextvars
 import gc
 import logging
+import os
 import random
 import statistics
 import sys
@@ -391,11 +392,14 @@ async def one_round(
         profiler = StageProfiler(run.meter) if args.profile else None
         if profiler is not None:
             profiler.start()
+        workers_before = descendants_cpu_s()
         await run.offer(args.rate, args.seconds)
         await run.drain()
+        workers_cpu = descendants_cpu_s() - workers_before
         if profiler is not None:
             profiler.stop()
         log = run.end()
+        args.workers_cpu_per_press_ms = workers_cpu * 1000 / max(1, sum(1 for k in log.kind if k == GAME))
         args.phase = (
             log,
             {gen: spans[gc_before.get(gen, 0) :] for gen, spans in run.gc.by_gen.items()},
@@ -433,6 +437,31 @@ async def one_round(
     return points
 
 
+def descendants_cpu_s() -> float:
+    """CPU seconds this process's live descendants have used (the picture workers, under their
+    fork server: ``--picture-processes``), read from /proc; 0 elsewhere."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        total += cpu.get(pid, 0.0)
+        todo += children.get(pid, [])
+    return total
+
+
 def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[str, Any]:
     """The run in one line (``bench_table.py`` gathers these into one table): the measured phase
     of the first round, and memory with every game open and after the load."""
@@ -455,6 +484,8 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "press_ms": median([log.bot[i] for i in game]),
         # With the worker threads' CPU for the press: its pictures, SQLite's session writer.
         "press_with_workers_ms": median([log.bot[i] + log.worker[i] for i in game]),
+        # The picture processes' CPU in the phase, per game press (a mean: not per press).
+        "picture_processes_ms": round(getattr(args, "workers_cpu_per_press_ms", 0.0), 3),
         "ack_ms": median([log.bot[i] for i in acks]),
         **({"floor_ms": median([log.bot[i] for i in floors])} if floors else {}),
         "ratio_interval": [
@@ -538,7 +569,15 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="each gateway event also arrives compressed and is inflated and decoded as discord.py does",
     )
+    parser.add_argument(
+        "--picture-processes",
+        type=int,
+        default=0,
+        help="worker processes drawing the pictures (the bot's PICTURE_PROCESSES; 0: the pictures' thread). "
+        "Their CPU is not in the bot's columns: the summary gives it apart",
+    )
     args = parser.parse_args(argv)
+    os.environ["PICTURE_PROCESSES"] = str(args.picture_processes)
     args.players = args.players or DEFAULT_PLAYERS[args.game]
     args.ramp = [float(x) for x in args.ramp.split(",") if x.strip()]
     args.option = parse_options(args.option)

@@ -75,7 +75,13 @@ def row(runs: list[dict]) -> str:
         if n
     )
     return (
-        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_workers_ms']:.2f} ms "
+        f"| {s['game']} | {s['games']:,} | {s['press_ms']:.2f} / {s['press_with_workers_ms']:.2f} ms"
+        + (
+            f" (+{s['picture_processes_ms']:.2f} ms in picture processes)"
+            if s.get("picture_processes_ms")
+            else ""
+        )
+        + " "
         f"| {s['ack_ms']:.2f} ms | {ratio} / {s['press_with_workers_ms'] / s['ack_ms']:.1f}× "
         f"| {gc or 'none'} | {s['full_gc_ms'][0]:.1f} / {s['full_gc_ms'][1]:.1f} ms "
         f"| {s['full_gc_all_ms'][0]:.0f} / {s['full_gc_all_ms'][1]:.0f} ms "
@@ -98,6 +104,11 @@ def main() -> None:
         help="requests also go the real way (bench_load.py --transport); both: each row without, then with; "
         "all: and with the gateway too (--gateway); production: only with both (--transport --gateway)",
     )
+    parser.add_argument(
+        "--picture-processes",
+        default="",
+        help="comma-separated PICTURE_PROCESSES counts, each a variant of every row (e.g. 0,1)",
+    )
     args = parser.parse_args()
     checkouts = {"this": HERE}
     if args.against is not None:
@@ -107,10 +118,16 @@ def main() -> None:
     ways["production"] = [("transport and gateway", ["--transport", "--gateway"])]
     ways["all"] = ways["both"] + ways["production"]
     # Each variant is a checkout and a way of carrying requests; a row's runs alternate between them.
+    counts = [c.strip() for c in args.picture_processes.split(",") if c.strip()]
+    drawers = [(f"{c} picture processes", ["--picture-processes", c]) for c in counts] or [("", [])]
     benches = {
-        " ".join(part for part in (checkout if len(checkouts) > 1 else "", way) if part): (bench, extra)
+        " ".join(part for part in (checkout if len(checkouts) > 1 else "", way, drawer) if part): (
+            bench,
+            extra + more,
+        )
         for checkout, bench in checkouts.items()
         for way, extra in ways[args.transport]
+        for drawer, more in drawers
     }
     print(
         "| game | open games | bot CPU per press, median: loop / with worker threads | bare ack | ratio, "

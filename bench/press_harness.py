@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import statistics
 import sys
 import tempfile
@@ -112,7 +113,14 @@ class _FloorButton:
 def bench_bot(game_cogs: list[Any]) -> GameBot:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     bot = create_bot(
-        Config(token=None, database_path=str(db), dev_guild_id=None, log_level="WARNING", shard_count=1),
+        Config(
+            token=None,
+            database_path=str(db),
+            dev_guild_id=None,
+            log_level="WARNING",
+            shard_count=1,
+            picture_processes=int(os.getenv("PICTURE_PROCESSES", "0")),
+        ),
         games=game_cogs,
     )
 

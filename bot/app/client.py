@@ -21,7 +21,7 @@ from bot.activity.server import ActivityServer
 from bot.app.config import Config
 from bot.games import registry
 from bot.games.registry import GameDescriptor
-from bot.glue import faults, interactions, uploads
+from bot.glue import faults, interactions, picture_processes, uploads
 from bot.glue.components import Press, press_of
 from bot.i18n import N_, CommandTranslator, ServerLanguages, private_locale, t, translated
 from bot.ops.gc_tuning import release_garbage_collector, tune_garbage_collector
@@ -106,6 +106,7 @@ class GameBot(commands.AutoShardedBot):
         return ", ".join(f"`/{name(kind)} {name('new')}`" for kind in self.game_cogs)
 
     async def setup_hook(self) -> None:
+        picture_processes.start(self.config.picture_processes)
         self.storage = await Storage.open(self.config.database)
         await self.load_cogs()
         restored = 0
@@ -198,6 +199,7 @@ class GameBot(commands.AutoShardedBot):
         if self.table_server is not None:
             await self.table_server.stop()  # its pages reconnect to the next process
         self.publishers.close()
+        picture_processes.stop()
         for cog in self.game_cogs.values():
             cog.pings.close()
         self.guard.close()

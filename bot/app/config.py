@@ -43,6 +43,9 @@ class Config:
     # Whether the command sync keeps the app's Entry Point command (bot/activity/entry_point.py):
     # an app with Activities enabled holds one. The playground's in-memory Discord holds none.
     entry_point: bool = True
+    # Worker processes that draw the boards' pictures off the event loop's interpreter lock
+    # (bot/glue/picture_processes.py); 0: every picture in the one pictures' thread (tests).
+    picture_processes: int = 0
 
     @property
     def activity(self) -> bool:
@@ -107,6 +110,7 @@ class Config:
             discord_api=api,
             activity_ticket_s=_number("ACTIVITY_TICKET_SECONDS", minimum=30, maximum=86400)
             or ACTIVITY_TICKET_S,
+            picture_processes=_processes(),
         )
 
 
@@ -135,3 +139,12 @@ def _number(name: str, *, minimum: int, maximum: int | None = None) -> int | Non
         bound = f"{minimum}–{maximum}" if maximum is not None else f"{minimum} or more"
         raise ConfigError(f"{name} must be a whole number, {bound}; got {text!r}.")
     return int(text)
+
+
+def _processes() -> int:
+    """``PICTURE_PROCESSES``, or by default one worker per core beyond the event loop's, at most
+    two (each worker is a Python process of its own, with Pillow and the card art)."""
+    given = _number("PICTURE_PROCESSES", minimum=0, maximum=32)
+    if given is not None:
+        return given
+    return max(0, min(2, (os.cpu_count() or 1) - 1))

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.glue import picture_processes
 from bot.glue.components import Component, GameButton
 from bot.glue.layout import Layout, layout
 from bot.glue.picture_cache import ByteLRU
@@ -56,11 +57,18 @@ class Picture:
     key: Any
     render: Callable[[], bytes]
     filename: str = "board.png"
+    # The same drawing as a module-level function and picklable arguments, for a game whose
+    # picture may be drawn in a worker process (``bot.glue.picture_processes``), off this
+    # process's interpreter lock; None: always in the pictures' thread.
+    job: tuple[Callable[..., bytes], tuple[Any, ...]] | None = None
 
     async def png(self) -> bytes:
         data = PICTURES.get(self.key)
         if data is None:
-            data = await drawn(self.render)
+            if self.job is not None:
+                data = await picture_processes.draw(self.job)
+            if data is None:
+                data = await drawn(self.render)
             PICTURES.put(self.key, data)
         return data
 

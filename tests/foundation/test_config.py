@@ -23,6 +23,7 @@ SETTINGS = (
     "ACTIVITY_PORT",
     "DISCORD_API_BASE",
     "ACTIVITY_TICKET_SECONDS",
+    "PICTURE_PROCESSES",
 )
 
 
@@ -154,3 +155,18 @@ async def test_an_unreachable_postgresql_server_is_named_without_its_password():
     with pytest.raises(StorageUnavailable) as refused:
         await Storage.open(url)
     assert "postgresql://bot@127.0.0.1" in str(refused.value) and "s3cret" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 0), (2, 1), (4, 2), (None, 0)])
+def test_picture_processes_default_to_one_per_core_beyond_the_loop_s_at_most_two(
+    env, monkeypatch, cores, workers
+):
+    monkeypatch.setattr("bot.app.config.os.cpu_count", lambda: cores)
+    assert env().picture_processes == workers
+
+
+def test_picture_processes_are_a_count_the_operator_may_set(env):
+    assert env(PICTURE_PROCESSES="0").picture_processes == 0
+    assert env(PICTURE_PROCESSES="3").picture_processes == 3
+    with pytest.raises(ConfigError, match="PICTURE_PROCESSES"):
+        env(PICTURE_PROCESSES="many")

@@ -89,7 +89,9 @@ def render_picture(key: tuple[Any, ...]) -> bytes:
 
 def picture(view: View, *, with_reveal: bool = True, locale: str = DEFAULT) -> Picture:
     key = picture_key(view, with_reveal=with_reveal, locale=locale)
-    return Picture(key=key, render=lambda: render_picture(key), filename=PICTURE_NAME)
+    return Picture(
+        key=key, render=lambda: render_picture(key), filename=PICTURE_NAME, job=(render_picture, (key,))
+    )
 
 
 # -- text -----------------------------------------------------------------------------------------

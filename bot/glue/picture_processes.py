@@ -1,0 +1,77 @@
+"""Pictures drawn in other processes, off this process's interpreter lock.
+
+A Kabuki placement draws a new board picture (a few milliseconds of Pillow). In the pictures'
+thread (``bot.glue.board.drawn``) the event loop goes on meanwhile, but only while Pillow has let
+go of the interpreter lock: the drawing's Python and most of its pasting hold it, so under load
+the loop and the pictures' thread take turns on one core while the machine's other cores idle.
+A game whose picture is a pure function of a small, picklable key (``Picture.job``) is drawn here
+instead, by worker processes with interpreters of their own: the loop's share is pickling the key
+and the PNG's bytes (tens of microseconds).
+
+``PICTURE_PROCESSES`` workers (``Config.picture_processes``; 0: none, every picture in the
+pictures' thread). They fork from a server process that imported Pillow and the games' pictures
+once (``forkserver``, preloaded: a fork from this multi-threaded process would be unsafe), and
+each keeps its own caches of card art. A worker that dies breaks the pool: the picture asked of it
+is drawn in the pictures' thread instead, and the pool is started again for the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# Imported once by the fork server, so each worker starts with them (and shares their pages).
+PRELOAD = ["PIL.Image", "PIL.ImageDraw", "bot.games.kabuki.pictures"]
+
+_pool: ProcessPoolExecutor | None = None
+_count = 0
+
+
+def start(count: int) -> None:
+    """Draw ``Picture.job`` s in ``count`` worker processes from now on (0: in the pictures'
+    thread). Started once per process; a second start changes nothing."""
+    global _pool, _count
+    if count <= 0 or _pool is not None:
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    _pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+    _count = count
+
+
+def stop() -> None:
+    """The workers end (a stopping bot); pictures go back to the pictures' thread."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def running() -> bool:
+    return _pool is not None
+
+
+async def draw(job: tuple[Callable[..., bytes], tuple[Any, ...]]) -> bytes | None:
+    """``job`` (a module-level function and its arguments) drawn by a worker process; None when
+    there are none, or the pool broke (the caller draws it in the pictures' thread)."""
+    global _pool
+    pool = _pool
+    if pool is None:
+        return None
+    function, arguments = job
+    try:
+        return await asyncio.get_running_loop().run_in_executor(pool, function, *arguments)
+    except BrokenProcessPool:
+        log.warning("a picture worker process died: its picture is drawn in the pictures' thread")
+        if _pool is pool:
+            _pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            start(_count)
+        return None
