@@ -17,7 +17,6 @@ the next press. See docs/operations.md.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 import time
@@ -37,8 +36,7 @@ FLUSH_S = 5.0  # at a stop, the last try of the writes still waiting gets this l
 # A write not answered by then is given up on (a fault): a press taken up to 1 s after it was made
 # still gets its answer in Discord's 3 s (bot.session.overload sheds those taken later).
 WRITE_WAIT_S = 1.5
-PROBE_S = 0.1  # a write's wait wakes this often to see whether the loop held it back
-LATE_S = 0.02  # a wake-up later than this counts its lateness as the loop's, not the database's
+LATE_S = 0.02  # a check later than this counts its lateness as the loop's, not the database's
 BUSY_MAX_S = 3.0  # at most this much more time for a write the loop held back
 
 Write = Callable[[], Awaitable[Any]]
@@ -81,34 +79,35 @@ async def within_wait(op: Write) -> None:
     writes the game as it is then.
 
     The loop's time, not the wall's: on a loop busy with other presses, the write's answer waits
-    in the loop's queue like everything else, and that wait is not the database's. So the wait
-    wakes every ``PROBE_S``; what each wake-up comes later than planned (the loop busy elsewhere)
-    is added to the time the write is given, up to ``BUSY_MAX_S``: a write only the loop held
-    back is not reported as the database failing, and a database that hangs on a busy loop is
-    still given up on."""
+    in the loop's queue like everything else, and that wait is not the database's. So when the
+    time is up, the loop's lateness in coming to it (it was busy elsewhere) is given back, and
+    again at the next check, up to ``BUSY_MAX_S`` in all: a write only the loop held back is not
+    reported as the database failing, and a database that hangs on a busy loop is still given up
+    on. One timer at a time, as a plain timeout would have."""
     loop = asyncio.get_running_loop()
-    task = asyncio.ensure_future(op())
-    deadline = loop.time() + WRITE_WAIT_S
-    busy = 0.0  # how late the loop woke this wait, in all
+    given = 0.0  # time given back, in all: how late the loop came to each check
+
+    def check(planned: float) -> None:
+        nonlocal given, handle
+        late = loop.time() - planned
+        if late > LATE_S and given < BUSY_MAX_S:
+            given += late
+            handle = loop.call_at(loop.time() + late, check, loop.time() + late)
+        else:
+            limit.reschedule(loop.time())  # up: the write is cancelled
+
     try:
-        while not task.done():
-            step = min(PROBE_S, deadline + busy - loop.time())
-            if step <= 0:
-                break
-            planned = loop.time() + step
-            await asyncio.wait({task}, timeout=step)
-            late = loop.time() - planned
-            if late > LATE_S:
-                busy = min(BUSY_MAX_S, busy + late)
-    except asyncio.CancelledError:
-        task.cancel()
+        async with asyncio.timeout(None) as limit:
+            planned = loop.time() + WRITE_WAIT_S
+            handle = loop.call_at(planned, check, planned)
+            try:
+                await op()
+            finally:
+                handle.cancel()
+    except TimeoutError as error:
+        if isinstance(error.__cause__, asyncio.CancelledError):  # ours, not the driver's own
+            raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s") from error
         raise
-    if not task.done():
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s")
-    task.result()
 
 
 @dataclass(eq=False)
