@@ -85,29 +85,43 @@ async def within_wait(op: Write) -> None:
     reported as the database failing, and a database that hangs on a busy loop is still given up
     on. One timer at a time, as a plain timeout would have."""
     loop = asyncio.get_running_loop()
-    given = 0.0  # time given back, in all: how late the loop came to each check
-
-    def check(planned: float) -> None:
-        nonlocal given, handle
-        late = loop.time() - planned
-        if late > LATE_S and given < BUSY_MAX_S:
-            given += late
-            handle = loop.call_at(loop.time() + late, check, loop.time() + late)
-        else:
-            limit.reschedule(loop.time())  # up: the write is cancelled
-
     try:
         async with asyncio.timeout(None) as limit:
+            wait = _Wait(loop, limit)
             planned = loop.time() + WRITE_WAIT_S
-            handle = loop.call_at(planned, check, planned)
+            wait.handle = loop.call_at(planned, _check, wait, planned)
             try:
                 await op()
             finally:
-                handle.cancel()
+                wait.handle.cancel()  # its callback and arguments go: no cycle outlives the write
     except TimeoutError as error:
         if isinstance(error.__cause__, asyncio.CancelledError):  # ours, not the driver's own
             raise TimeoutError(f"no answer within {WRITE_WAIT_S:g} s") from error
         raise
+
+
+class _Wait:
+    """A write's wait: its timeout, the time given back so far, and its next check."""
+
+    __slots__ = ("loop", "limit", "given", "handle")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: asyncio.Timeout) -> None:
+        self.loop = loop
+        self.limit = limit
+        self.given = 0.0
+        self.handle: asyncio.TimerHandle | asyncio.Handle
+
+
+def _check(wait: _Wait, planned: float) -> None:
+    """The write's time is up at ``planned``: the loop's lateness in coming here is given back
+    (at most ``BUSY_MAX_S`` in all), or else the write is cancelled."""
+    loop = wait.loop
+    late = loop.time() - planned
+    if late > LATE_S and wait.given < BUSY_MAX_S:
+        wait.given += late
+        wait.handle = loop.call_at(loop.time() + late, _check, wait, loop.time() + late)
+    else:
+        wait.limit.reschedule(loop.time())
 
 
 @dataclass(eq=False)
