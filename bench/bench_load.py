@@ -437,6 +437,26 @@ async def one_round(
     return points
 
 
+def by_kind(log: Any, acks: list[float]) -> dict[str, list[float]]:
+    kinds: dict[str, list[float]] = {}
+    for want, label in enumerate(log.labels):
+        chosen = [i for i in range(len(log.kind)) if log.kind[i] == GAME and log.label[i] == want]
+        if not chosen or not acks:
+            continue
+        cpu = [log.bot[i] for i in chosen]
+        low, high = ratio_interval(cpu, acks)
+        ack = statistics.median(acks)
+        kinds[label] = [
+            len(chosen),
+            round(statistics.median(cpu) * 1000, 3),
+            round(statistics.median(cpu) / ack, 2),
+            round(low, 2),
+            round(high, 2),
+            round(statistics.median([log.bot[i] + log.worker[i] for i in chosen]) / ack, 2),
+        ]
+    return kinds
+
+
 def descendants_cpu_s() -> float:
     """CPU seconds this process's live descendants have used (the picture workers, under their
     fork server: ``--picture-processes``), read from /proc; 0 elsewhere."""
@@ -491,6 +511,9 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         "ratio_interval": [
             round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])
         ],
+        # Each press kind on its own (a Kingdom "My card" look is not a move): count, median CPU,
+        # ratio to the bare acknowledge with its interval, and with the worker threads' CPU added.
+        "by_kind": by_kind(log, [log.bot[i] for i in acks]),
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
             for gen, spans in sorted(gc_spans.items())

@@ -26,6 +26,13 @@ row with the gateway too (``--transport --gateway``: every event inflated and de
 production's websocket reader does), so a row is counted as production's loop pays for it;
 ``production`` runs only that third way.
 
+A second table gives each press kind on its own line (the median run's): a Kabuki placement and a
+Stop!, a Monster Masks slap and the Mime's look at their card, a Kingdom move and a My card look
+(cheaper than an acknowledge: mixed with the moves it lowered Kingdom's one ratio).
+
+``--picture-processes 0,1`` runs every row once per count of picture worker processes
+(``PICTURE_PROCESSES``); their CPU is not the loop's nor its threads': the row gives it apart.
+
 ``--against DIR`` compares with another checkout of the bot (say, ``git worktree add DIR <commit>``,
 then copy this ``bench/`` over its own, so both runs are measured the same way): each row's runs
 alternate between the two, so both see the machine as it is then, and each row is printed twice,
@@ -136,6 +143,7 @@ def main() -> None:
         "| RSS: open / after load | the machine |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
+    kinds: list[tuple[str, list[dict]]] = []
     for games in (int(n) for n in args.games.split(",")):
         for game in args.game.split(","):
             runs: dict[str, list[dict]] = {name: [] for name in benches}
@@ -147,6 +155,22 @@ def main() -> None:
                 if name:
                     line = line.replace("| ", f"| {name}: ", 1)  # in the game's cell
                 print(line, flush=True)
+                kinds.append((name, runs[name]))
+    # Each press kind on its own line (the median run's): a Kingdom look is not a move.
+    print(
+        "\n| game | open games | press kind | presses | bot CPU, median | ratio to a bare ack (95 % interval) | with worker threads |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, measured in kinds:
+        ratios = [r["press_ms"] / r["ack_ms"] for r in measured]
+        s = measured[ratios.index(statistics.median_low(ratios))]
+        for label, (n, cpu, ratio, low, high, workers) in sorted(
+            s.get("by_kind", {}).items(), key=lambda kv: -kv[1][0]
+        ):
+            game = f"{name}: {s['game']}" if name else s["game"]
+            print(
+                f"| {game} | {s['games']:,} | {label} | {n} | {cpu:.2f} ms | {ratio:.2f}× ({low:.2f}–{high:.2f}×) | {workers:.1f}× |"
+            )
 
 
 if __name__ == "__main__":

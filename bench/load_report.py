@@ -248,7 +248,11 @@ def shed_line(log: PhaseLog) -> str:
     """The bot's own count (its metrics) of presses it could not answer in time."""
     shed = log.after.get("too_late", 0) - log.before.get("too_late", 0)
     late = log.after.get("late", 0) - log.before.get("late", 0)
-    return f"the bot: {shed} presses reached too late to take (not applied), {late} answered late"
+    first = log.after.get("answered_first", 0) - log.before.get("answered_first", 0)
+    return (
+        f"the bot: {shed} presses reached too late to take (not applied), {first} answered before "
+        f"their move (over 1 s old when taken), {late} answered late"
+    )
 
 
 def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:

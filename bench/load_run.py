@@ -34,7 +34,16 @@ from load_probe import (
     timed_submit,
     timed_to_thread,
 )
-from load_sim import REAL_MONOTONIC, Pruner, Wire, component_payload, sim_ms, slash_payload, wall_of_ms
+from load_sim import (
+    REAL_MONOTONIC,
+    Pruner,
+    Wire,
+    component_payload,
+    made_at,
+    sim_ms,
+    slash_payload,
+    wall_of_ms,
+)
 from load_tables import Press, Table, Wait
 from simcord._runtime import _BOT_SCOPE
 
@@ -239,6 +248,7 @@ class LoadRun:
             # The bot's own count: presses it reached too late to take, and answers it gave late.
             "too_late": getattr(self.bot.metrics, "too_late_count", 0),
             "late": self.bot.metrics.late_count,
+            "answered_first": getattr(self.bot.metrics, "answered_first_count", 0),
             # SQLite's session writer thread, as it counts: transactions, saves, its CPU.
             "writer": {
                 "batches": getattr(self._writer, "batches", 0),
@@ -304,6 +314,7 @@ class LoadRun:
                 custom_id=press.custom_id,
                 values=press.values,
             )
+            made_at(self.env, record, payload, REAL_MONOTONIC() - due)
             self._emit(bucket, record, payload, kind)
         return bucket
 

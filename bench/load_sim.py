@@ -445,3 +445,29 @@ DISCORD_EPOCH_MS = 1420070400000
 
 def _snowflake_at(ms: float) -> int:
     return int(ms - DISCORD_EPOCH_MS) << 22
+
+
+DISCORD_EPOCH_MS = 1420070400000
+
+
+def made_at(env: Any, record: Any, payload: dict[str, Any], late_s: float) -> None:
+    """The press ``record`` as Discord would have made it ``late_s`` seconds ago: its id (its
+    snowflake, whose time the bot reads as the press's age) and its 3 s answer deadline moved back
+    by that much. The bench hands a press to the bot when its loop comes to it; a press due
+    earlier waited in the bench's own queue, as a real one waits in the gateway's, and Discord's
+    clock for it started when it was due, not when the bot was handed it."""
+    if late_s <= 0.001:
+        return
+    backend = env.backend
+    old = record.id
+    due_ms = int((backend.clock.now().timestamp() - late_s) * 1000) - DISCORD_EPOCH_MS
+    new = backend._allocate_at(due_ms)
+    del backend.interactions[old]
+    del backend.interaction_tokens[record.token]
+    record.id = new
+    record.token = f"simcord_interaction_{new}"
+    record.initial_response_deadline = backend.iso_after(3 - late_s)
+    backend.interactions[new] = record
+    backend.interaction_tokens[record.token] = new
+    payload["id"] = str(new)
+    payload["token"] = record.token

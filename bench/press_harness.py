@@ -119,7 +119,8 @@ def bench_bot(game_cogs: list[Any]) -> GameBot:
             dev_guild_id=None,
             log_level="WARNING",
             shard_count=1,
-            picture_processes=int(os.getenv("PICTURE_PROCESSES", "0")),
+            # Only when asked: a checkout from before picture processes has no such setting.
+            **({"picture_processes": count} if (count := int(os.getenv("PICTURE_PROCESSES", "0"))) else {}),
         ),
         games=game_cogs,
     )
