@@ -319,6 +319,9 @@ async def main(args: argparse.Namespace) -> None:
         floors = await ack_messages(env, "floor") if args.floor else None
         to_wall_clock(env)
         built = time.perf_counter() - made
+        if args.ready_dir is not None:
+            (args.ready_dir / f"ready.{os.getpid()}").touch()
+            await until_exists(args.ready_dir / "go")
         run = LoadRun(bot, env, tables, acks, args.seed, floors)
         transport = Transport() if args.transport else None
         if transport is not None:
@@ -435,6 +438,12 @@ async def one_round(
     print(f"ended every game with /end in {took:.1f} s")
     points.append(("every game ended" + label, memory_point(run, trim=True)))
     return points
+
+
+async def until_exists(path: Path) -> None:
+    """Another process's word, a file: polled, since no event of this loop can say it."""
+    while not path.exists():  # noqa: ASYNC110, ASYNC240  (before the measured phase; one stat a poll)
+        await asyncio.sleep(0.05)
 
 
 def by_kind(log: Any, acks: list[float]) -> dict[str, list[float]]:
@@ -599,8 +608,19 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         help="worker processes drawing the pictures (the bot's PICTURE_PROCESSES; 0: the pictures' thread). "
         "Their CPU is not in the bot's columns: the summary gives it apart",
     )
+    parser.add_argument(
+        "--database-url", default="", help="PostgreSQL for the bot's storage (default: SQLite)"
+    )
+    parser.add_argument(
+        "--ready-dir",
+        type=Path,
+        help="with the world built, write ready.<pid> here and wait for a file named go (bench_shards.py "
+        "starts every process's load at once)",
+    )
     args = parser.parse_args(argv)
     os.environ["PICTURE_PROCESSES"] = str(args.picture_processes)
+    if args.database_url:
+        os.environ["BENCH_DATABASE_URL"] = args.database_url
     args.players = args.players or DEFAULT_PLAYERS[args.game]
     args.ramp = [float(x) for x in args.ramp.split(",") if x.strip()]
     args.option = parse_options(args.option)

@@ -119,6 +119,7 @@ def bench_bot(game_cogs: list[Any]) -> GameBot:
             dev_guild_id=None,
             log_level="WARNING",
             shard_count=1,
+            database_url=os.getenv("BENCH_DATABASE_URL") or None,  # a shard's database (bench_shards.py)
             # Only when asked: a checkout from before picture processes has no such setting.
             **({"picture_processes": count} if (count := int(os.getenv("PICTURE_PROCESSES", "0"))) else {}),
         ),
