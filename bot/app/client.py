@@ -106,7 +106,7 @@ class GameBot(commands.AutoShardedBot):
         return ", ".join(f"`/{name(kind)} {name('new')}`" for kind in self.game_cogs)
 
     async def setup_hook(self) -> None:
-        picture_processes.start(self.config.picture_processes)
+        await picture_processes.start(self.config.picture_processes)
         self.storage = await Storage.open(self.config.database)
         await self.load_cogs()
         restored = 0

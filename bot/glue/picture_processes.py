@@ -11,8 +11,10 @@ and the PNG's bytes (tens of microseconds).
 ``PICTURE_PROCESSES`` workers (``Config.picture_processes``; 0: none, every picture in the
 pictures' thread). They fork from a server process that imported Pillow and the games' pictures
 once (``forkserver``, preloaded: a fork from this multi-threaded process would be unsafe), and
-each keeps its own caches of card art. A worker that dies breaks the pool: the picture asked of it
-is drawn in the pictures' thread instead, and the pool is started again for the next one.
+each keeps its own caches of card art. They are started with the bot, from a thread: the first
+start of a worker waits for the fork server's imports (0.8 s here), and so would a press whose
+picture were the first job submitted from the loop. A worker that dies breaks the pool: the
+picture asked of it is drawn in the pictures' thread instead, and the pool is started again.
 """
 
 from __future__ import annotations
@@ -32,18 +34,31 @@ PRELOAD = ["PIL.Image", "PIL.ImageDraw", "bot.games.kabuki.pictures"]
 
 _pool: ProcessPoolExecutor | None = None
 _count = 0
+_restarting: set[asyncio.Task[None]] = set()  # a pool started again after a worker died
 
 
-def start(count: int) -> None:
+async def start(count: int) -> None:
     """Draw ``Picture.job`` s in ``count`` worker processes from now on (0: in the pictures'
-    thread). Started once per process; a second start changes nothing."""
+    thread), started before this returns. Started once per process; a second start changes
+    nothing. A worker's first start waits for the fork server's imports (0.8 s here), and so does
+    whoever submits the first job: the workers are started from a thread, never from the loop."""
     global _pool, _count
     if count <= 0 or _pool is not None:
         return
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)
-    _pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+    pool = _pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
     _count = count
+    await asyncio.to_thread(_spawn, pool, count)
+
+
+def _spawn(pool: ProcessPoolExecutor, count: int) -> None:
+    for future in [pool.submit(_ready) for _ in range(count)]:
+        future.result()
+
+
+def _ready() -> None:
+    """A worker's first job: nothing (its start was the work)."""
 
 
 def stop() -> None:
@@ -73,5 +88,6 @@ async def draw(job: tuple[Callable[..., bytes], tuple[Any, ...]]) -> bytes | Non
         if _pool is pool:
             _pool = None
             pool.shutdown(wait=False, cancel_futures=True)
-            start(_count)
+            _restarting.add(task := asyncio.get_running_loop().create_task(start(_count)))
+            task.add_done_callback(_restarting.discard)
         return None

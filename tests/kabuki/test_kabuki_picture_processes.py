@@ -3,6 +3,7 @@ event loop's interpreter lock: the same bytes as in the pictures' thread, and dr
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import pytest
@@ -18,8 +19,8 @@ def worker_pid(_key: object) -> bytes:
 
 
 @pytest.fixture
-def workers():
-    picture_processes.start(1)
+async def workers():
+    await picture_processes.start(1)
     yield
     picture_processes.stop()
 
@@ -48,3 +49,24 @@ async def test_without_workers_pictures_are_drawn_in_the_thread():
     PICTURES.clear()
     assert await picture_processes.draw(picture.job) is None
     assert await picture.png() == board.render_picture(picture.key)
+
+
+async def test_the_workers_start_without_holding_the_event_loop():
+    """A worker's first start waits for the fork server's imports; the loop goes on meanwhile."""
+    picture_processes.stop()
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.001)
+
+    task = asyncio.get_running_loop().create_task(ticker())
+    try:
+        await picture_processes.start(1)
+        during = ticks
+    finally:
+        task.cancel()
+        picture_processes.stop()
+    assert during >= 3, "the event loop was held while the workers started"
