@@ -7,6 +7,7 @@ import asyncio
 import os
 
 import pytest
+from kabuki_tables import FAST, SETTLE_S
 
 from bot.games.kabuki import board
 from bot.games.kabuki.engine import KabukiEngine
@@ -70,3 +71,33 @@ async def test_the_workers_start_without_holding_the_event_loop():
         task.cancel()
         picture_processes.stop()
     assert during >= 3, "the event loop was held while the workers started"
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(["kabuki"], picture_processes=1)
+
+
+@pytest.mark.simcord(settle_timeout=SETTLE_S)
+async def test_a_bot_with_picture_processes_plays_kabuki_with_their_pictures(simcord_env, world, monkeypatch):
+    """The bot started with a worker (``PICTURE_PROCESSES=1``): a placement's board shows the
+    picture the worker drew, never one drawn in the pictures' thread."""
+    assert picture_processes.running()
+
+    async def no_thread(render):
+        raise AssertionError("drawn in the pictures' thread")
+
+    monkeypatch.setattr("bot.glue.board.drawn", no_thread)
+    PICTURES.clear()
+    alice, bob = world.members[:2]
+    await alice.slash(world.channel, "kabuki new", **FAST)
+    await bob.click(world.board(), label="Join")
+    await alice.click(world.board(), label="Start")
+    session = simcord_env.bot.sessions.get(world.channel.id)
+    placer = world.members[session.engine.view(None)["current"]["seat"]]
+    await placer.click(world.board(), label="1 · actor")
+    key = board.picture_key(session.engine.view(None))
+    stored = simcord_env.backend.messages[world.channel.id][session.board_message_id]
+    (attachment,) = stored.attachments
+    assert attachment["filename"] == board.PICTURE_NAME
+    assert PICTURES.get(key) == board.render_picture(key)  # drawn by the worker, kept by its key
