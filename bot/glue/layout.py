@@ -187,13 +187,18 @@ def shown(embed: discord.Embed, items: Sequence[Any] = (), *, content: str | Non
     return {"view": layout(embed, items, content=content), "embed": None, "content": None}
 
 
-def private(message: dict[str, Any]) -> dict[str, Any]:
+def private(message: dict[str, Any], *, onto_card: bool = False) -> dict[str, Any]:
     """A private message as games draw it for both front-ends (``content``, ``embed``, ``file``,
     ``view``: a panel, the news of a move) as discord.py's send or edit takes it on Discord: one
     card when it has an embed, its controls inside. Words alone (a refusal, a short notice) stay
-    words: a card around one sentence would only make it larger."""
+    words: a card around one sentence would only make it larger; but ``onto_card`` (they replace
+    a card by an edit, and a card cannot go back to words) they are a text of the layout."""
     embed = message.get("embed")
     if embed is None:
+        if onto_card and message.get("content"):
+            view = message.get("view")
+            words = [text(message["content"]), *rows(view.children if view is not None else ())]
+            return {**message, "view": Layout(words), "content": None}
         return message
     view = message.get("view")
     sent = {key: value for key, value in message.items() if key not in ("embed", "content", "view")}

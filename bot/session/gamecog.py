@@ -446,7 +446,8 @@ class GameCog(Lobby, commands.GroupCog):
         """Answer a press made on a private panel by editing that panel into ``message``, whole:
         what the message does not have, the panel loses (its text, embed, picture, controls)."""
         edit: dict[str, Any] = {"content": None, "embed": None, "attachments": [], "view": None}
-        message = private(message)
+        pressed = interaction.message
+        message = private(message, onto_card=pressed is not None and pressed.flags.components_v2)
         edit.update((key, value) for key, value in message.items() if key != "file")
         if "file" in message:
             edit["attachments"] = [message["file"]]

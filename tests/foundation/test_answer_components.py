@@ -100,3 +100,20 @@ async def test_a_rest_edit_sends_what_discord_pys_edit_would() -> None:
         assert container["components"][0] == {"type": 10, "content": "## Board\nturn 7"}
         assert container["components"][1:] == rows(items)  # the controls, as discord.py lays them out
         assert state.prevented == [42]
+
+
+def test_words_that_replace_a_card_become_a_text_of_its_layout_with_their_controls():
+    """A card cannot be edited back into plain words (Discord refuses to take the flag off):
+    private words sent onto a card are the layout's text, their controls kept; elsewhere they
+    stay plain words."""
+    from bot.glue.layout import private
+
+    button = GameButton(CHANNEL, "card", label="My card")
+    message = {"content": "You looked at **bob**'s card.", "view": make_view([button])}
+    assert private(message) is message  # words alone, sent as a new message
+    sent = private(message, onto_card=True)
+    assert sent["content"] is None and sent["view"].has_components_v2()
+    assert sent["view"].to_components() == [
+        {"type": 10, "content": "You looked at **bob**'s card."},
+        {"type": 1, "components": [button.to_component_dict()]},
+    ]
