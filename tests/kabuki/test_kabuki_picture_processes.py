@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 
 import pytest
 from kabuki_tables import FAST, SETTLE_S
@@ -52,16 +54,27 @@ async def test_without_workers_pictures_are_drawn_in_the_thread():
     assert await picture.png() == board.render_picture(picture.key)
 
 
-async def test_the_workers_start_without_holding_the_event_loop():
-    """A worker's first start waits for the fork server's imports; the loop goes on meanwhile."""
+async def test_the_workers_start_without_holding_the_event_loop(monkeypatch):
+    """A worker's first start waits for the fork server's imports (here made to take 0.3 s,
+    whatever state the fork server is in); the loop goes on meanwhile."""
     picture_processes.stop()
+    real = picture_processes._spawn
+    started = threading.Event()
+
+    def slow_spawn(pool, count):
+        started.set()
+        time.sleep(0.3)
+        real(pool, count)
+
+    monkeypatch.setattr(picture_processes, "_spawn", slow_spawn)
     ticks = 0
 
     async def ticker() -> None:
         nonlocal ticks
         while True:
-            ticks += 1
-            await asyncio.sleep(0.001)
+            if started.is_set():
+                ticks += 1
+            await asyncio.sleep(0)
 
     task = asyncio.get_running_loop().create_task(ticker())
     try:
