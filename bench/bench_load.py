@@ -516,6 +516,9 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         # The picture processes' CPU in the phase, per game press (a mean: not per press).
         "picture_processes_ms": round(getattr(args, "workers_cpu_per_press_ms", 0.0), 3),
         "ack_ms": median([log.bot[i] for i in acks]),
+        "ack_sim_ms": median([log.sim[i] for i in acks]),
+        "ack_steps": statistics.median([log.task_steps[i] for i in acks]) if acks else 0,
+        "press_steps": statistics.median([log.task_steps[i] for i in game]) if game else 0,
         **({"floor_ms": median([log.bot[i] for i in floors])} if floors else {}),
         "ratio_interval": [
             round(x, 2) for x in ratio_interval([log.bot[i] for i in game], [log.bot[i] for i in acks])

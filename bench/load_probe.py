@@ -225,6 +225,7 @@ class TaskAccounting:
         self.bench = Bucket("bench")
         self.bot_other = Bucket("bot-other")
         self.on_timer_done: Callable[[Bucket], None] | None = None
+        self.timed = True  # False: tasks counted to tell when a press is done, nothing charged
 
     def factory(self, loop: asyncio.AbstractEventLoop, coro: Any, context: Any = None) -> asyncio.Task[Any]:
         if context is None:
@@ -237,7 +238,8 @@ class TaskAccounting:
         elif bucket is None:
             bucket = self.bot_other if context.get(self.bot_scope) is not None else self.bench
             context.run(PRESS.set, bucket)
-        task = asyncio.Task(TimedCoro(coro, bucket, self.meter, self.steps), loop=loop, context=context)
+        timed = TimedCoro(coro, bucket, self.meter, self.steps) if self.timed else coro
+        task = asyncio.Task(timed, loop=loop, context=context)
         if bucket.tracked:
             bucket.live += 1
             task.add_done_callback(bucket.task_done)

@@ -87,6 +87,9 @@ _FUNCTIONS = {
 }
 
 
+_WRAPPERS = ("to_thread", "timed", "submit")
+
+
 def _by_file(path: str) -> str | None:
     if "/simcord/" in path:
         return SIMCORD
@@ -147,6 +150,12 @@ def stage_of(code: Any, cache: dict[Any, str | None] = {}) -> str | None:  # noq
         path = code.co_filename.replace("\\", "/")
         if path.endswith("/bench/load_sim.py") and code.co_name == "now":
             found = None  # the clock at production's cost (``clocks_at_cost``): the caller's, as the stdlib's
+        elif path.endswith("/bench/load_probe.py") and code.co_name in _WRAPPERS:
+            # The bench's wrappers of the bot's own hand-overs (a picture to its thread, a save to
+            # SQLite's writer): what runs under them (``run_in_executor``, the writer's ``submit``)
+            # is the bot's work and its caller's stage; charged to the bench, it was taken off both
+            # sides of the ratio as if it were the bench's (``bench_probes.py`` weighs the probes).
+            found = None
         else:
             # By name only in the bot's own code: Pillow has a ``save`` too.
             found = (_FUNCTIONS.get(code.co_name) if "/bot/" in path else None) or _by_file(path)

@@ -171,12 +171,28 @@ class LoadRun:
     # ---------------------------------------------------------------- probes
 
     def install(self) -> None:
+        self.install_probes()
+        self.gc.install()
+        self.stacks.start()
+        self._background += [
+            asyncio.create_task(self.sampler.run()),
+            asyncio.create_task(self.pruner.run()),
+        ]
+
+    def install_probes(self, *, timed: bool = True) -> None:
+        """What charges each press its CPU (``bench_probes.py`` weighs these alone). Not
+        ``timed``: only what tells when a press is done (its tasks counted), nothing charged."""
         loop = asyncio.get_running_loop()
+        self.tasks.timed = timed
         loop.set_task_factory(self.tasks.factory)
+        self._timed = timed
+        if not timed:
+            return
         self.tasks.on_timer_done = self._timer_done
         self.wire.install()
         state = self.bot._connection
-        for name, parser in list(state.parsers.items()):
+        self._parsers = dict(state.parsers)
+        for name, parser in self._parsers.items():
             state.parsers[name] = self._bot_section(parser)
         self._to_thread = asyncio.to_thread
         asyncio.to_thread = timed_to_thread(self._to_thread)  # type: ignore[assignment]
@@ -186,12 +202,6 @@ class LoadRun:
         self._writer = getattr(self.bot.storage, "_writer", None)
         if self._writer is not None:
             self._writer.submit = timed_submit(self._writer.submit)
-        self.gc.install()
-        self.stacks.start()
-        self._background += [
-            asyncio.create_task(self.sampler.run()),
-            asyncio.create_task(self.pruner.run()),
-        ]
 
     def remove(self) -> None:
         for task in self._background + self._restarts:
@@ -199,12 +209,18 @@ class LoadRun:
         self.sampler.stop()
         self.stacks.stop()
         self.gc.remove()
+        self.remove_probes()
+
+    def remove_probes(self) -> None:
+        asyncio.get_running_loop().set_task_factory(None)
+        if not self._timed:
+            return
+        self.bot._connection.parsers.update(self._parsers)
         asyncio.to_thread = self._to_thread  # type: ignore[assignment]
         board.drawn = self._drawn  # type: ignore[assignment]
         if self._writer is not None:
             del self._writer.submit  # the class's own again
         self.wire.remove()
-        asyncio.get_running_loop().set_task_factory(None)
 
     def _bot_section(self, parser: Any) -> Any:
         meter = self.meter
