@@ -150,6 +150,8 @@ def stage_of(code: Any, cache: dict[Any, str | None] = {}) -> str | None:  # noq
         path = code.co_filename.replace("\\", "/")
         if path.endswith("/bench/load_sim.py") and code.co_name == "now":
             found = None  # the clock at production's cost (``clocks_at_cost``): the caller's, as the stdlib's
+        elif path.endswith("/bench/load_sim.py") and code.co_name == "json_copy":
+            found = SIMCORD  # SimCord's copies at JSON's cost (``copies_at_cost``): still its work
         elif path.endswith("/bench/load_probe.py") and code.co_name in _WRAPPERS:
             # The bench's wrappers of the bot's own hand-overs (a picture to its thread, a save to
             # SQLite's writer): what runs under them (``run_in_executor``, the writer's ``submit``)
