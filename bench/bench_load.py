@@ -323,6 +323,7 @@ async def main(args: argparse.Namespace) -> None:
             (args.ready_dir / f"ready.{os.getpid()}").touch()
             await until_exists(args.ready_dir / "go")
         run = LoadRun(bot, env, tables, acks, args.seed, floors)
+        run.wire.deep_copies = args.simcord_deepcopy
         transport = Transport() if args.transport else None
         if transport is not None:
             await transport.start()
@@ -526,6 +527,9 @@ def summary(args: argparse.Namespace, points: list[tuple[str, dict]]) -> dict[st
         # Each press kind on its own (a Kingdom "My card" look is not a move): count, median CPU,
         # ratio to the bare acknowledge with its interval, and with the worker threads' CPU added.
         "by_kind": by_kind(log, [log.bot[i] for i in acks]),
+        # The longest stall of the loop (anything on it), and the bot's own CPU in its longest step.
+        "stall_ms": round(log.max_lag * 1000, 1),
+        "bot_step_ms": round(log.own_steps[0][0] * 1000, 1) if log.own_steps else 0.0,
         "gc": {
             f"gen{gen}": [len(spans), round(max(spans, default=0.0) * 1000, 1)]
             for gen, spans in sorted(gc_spans.items())
@@ -603,6 +607,12 @@ def cli(argv: list[str] | None = None) -> argparse.Namespace:
         "--gateway",
         action="store_true",
         help="each gateway event also arrives compressed and is inflated and decoded as discord.py does",
+    )
+    parser.add_argument(
+        "--simcord-deepcopy",
+        action="store_true",
+        help="SimCord copies payloads with its own deepcopy, as the bench had it before 2821a7f (for "
+        "figures beside older ones; default: a JSON round trip, load_sim.copies_at_cost)",
     )
     parser.add_argument(
         "--picture-processes",

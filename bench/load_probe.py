@@ -153,6 +153,22 @@ class Steps:
         self.keep = keep
         self.top: list[tuple[float, float, str]] = []  # (seconds, at, label)
         self.floor = 0.0
+        # The same by the bot's own CPU in the step (its ``bot`` column: SimCord's and the bench's
+        # work inside the step left out), the stall the bot's code alone makes.
+        self.own: list[tuple[float, float, str]] = []
+        self.own_floor = 0.0
+
+    def note_own(self, seconds: float, at: float, label: str) -> None:
+        self.own.append((seconds, at, label))
+        self.own.sort(reverse=True)
+        del self.own[self.keep :]
+        if len(self.own) == self.keep:
+            self.own_floor = self.own[-1][0]
+
+    def clear(self) -> None:
+        self.top.clear()
+        self.own.clear()
+        self.floor = self.own_floor = 0.0
 
     def note(self, seconds: float, at: float, label: str) -> None:
         if seconds <= self.floor:
@@ -175,8 +191,11 @@ class TimedCoro(Coroutine[Any, Any, Any]):
 
     def _step(self, method: Callable[..., Any], *args: Any) -> Any:
         bucket = self.bucket
+        cpu = bucket.cpu
+        column = self.column
         started = perf()
-        self.meter.enter(bucket, self.column)
+        self.meter.enter(bucket, column)
+        before = cpu[column]
         try:
             return method(*args)
         finally:
@@ -190,6 +209,11 @@ class TimedCoro(Coroutine[Any, Any, Any]):
                 bucket.longest_step = spent
             if spent > self.steps.floor:
                 self.steps.note(spent, started, f"{bucket.kind}:{bucket.label} {self.__qualname__}")
+            # The step's own column alone (SimCord's work inside it, serving the bot's requests,
+            # is in another): how long the bot's code held the loop in one go.
+            own = cpu[column] - before
+            if column == "bot" and own > self.steps.own_floor:
+                self.steps.note_own(own, started, f"{bucket.kind}:{bucket.label} {self.__qualname__}")
 
     def send(self, value: Any) -> Any:
         return self._step(self.coro.send, value)

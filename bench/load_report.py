@@ -210,6 +210,10 @@ def print_phase(log: PhaseLog, *, games: int, stack_of: Any, gc_of: Any) -> None
         print(f"  {ms(seconds)}: {stall_kind(seconds, cpu, process, runqueue)}; {cause}; running: {where}")
     for seconds, _, label in log.steps[:5]:
         print(f"  longest single task step {ms(seconds)}: {label}")
+    for seconds, _, label in log.own_steps[:3]:
+        print(
+            f"  the bot's own CPU in one task step (SimCord's and the bench's work in it left out), longest {ms(seconds)}: {label}"
+        )
     gc_lines = []
     for gen in sorted(log.after["gc"]):
         n1, total1, worst, freed1 = log.after["gc"][gen]
@@ -278,7 +282,8 @@ def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
         mix = ", ".join(f"{name} {n / wall:.0f}/s" for name, n in kinds.most_common()) if wall else ""
         print(
             f"  offered {rate:g}/s: delivered {delivered:.1f}/s ({mix}), answers p50 {ms(quantile(latencies, 0.5))} "
-            f"p99 {ms(p99)} max {ms(worst)}, failed {failed}; longest stall {ms(log.max_lag)}"
+            f"p99 {ms(p99)} max {ms(worst)}, failed {failed}; longest stall {ms(log.max_lag)}, "
+            f"the bot's longest step {ms(log.own_steps[0][0] if log.own_steps else 0.0)}"
             + (f" ({'; '.join(verdict)})" if verdict else "")
         )
         print(f"    {shed_line(log)}")

@@ -97,6 +97,7 @@ class PhaseLog:
         self.timer_runs = array("d")
         self.stalls: list[tuple[float, float]] = []
         self.steps: list[tuple[float, float, str]] = []
+        self.own_steps: list[tuple[float, float, str]] = []  # by the bot's own CPU in the step
         self.max_lag = 0.0
         self.edits: dict[str, tuple[int, int]] = {}
         self.edit_totals: collections.Counter[str] = collections.Counter()
@@ -278,8 +279,7 @@ class LoadRun:
         # not counted in the phase.
         await asyncio.sleep(0.02)
         self.sampler.reset()
-        self.tasks.steps.top.clear()
-        self.tasks.steps.floor = 0.0
+        self.tasks.steps.clear()
         self.gc.long.clear()
         self.wire.edits.reset()
         self.log = PhaseLog(name, self)
@@ -302,6 +302,7 @@ class LoadRun:
         log.stalls = sorted(self.sampler.stalls, key=lambda s: -s[1])[:20]
         log.max_lag = self.sampler.max_lag
         log.steps = list(self.tasks.steps.top)
+        log.own_steps = list(self.tasks.steps.own)
         for category in self.wire.edits.total:
             log.edits[category] = self.wire.edits.worst(category)
         log.edit_totals = collections.Counter(self.wire.edits.total)

@@ -337,12 +337,13 @@ class Wire:
         self.waiting: dict[int, Any] = {}  # interaction id -> the press's bucket
         self.edits = EditWindows()
         self.errors: collections.Counter[tuple[str, int]] = collections.Counter()
+        self.deep_copies = False  # SimCord's own deepcopy kept (``bench_load.py --simcord-deepcopy``)
 
     def install(self) -> None:
         sim_router.dispatch = self.dispatch
         sim_router.parse_form = self.parse_form
         self.clocks = clocks_at_cost(self.env)
-        self.copies = copies_at_cost()
+        self.copies = (lambda: None) if self.deep_copies else copies_at_cost()
 
     def remove(self) -> None:
         sim_router.dispatch = self.original
