@@ -214,6 +214,7 @@ class GameBot(commands.AutoShardedBot):
         press = press_of(interaction)
         if press is not None:
             started = time.perf_counter()
+            self.metrics.queue.measure()  # how far behind the loop is (bot.session.overload)
             session = self.sessions.get(press.channel_id)
             try:
                 if shed(interaction, self.metrics, session.kind if session else "none"):

@@ -15,6 +15,7 @@ from bot.glue import picture_processes
 from bot.glue.components import Component, GameButton
 from bot.glue.layout import Layout, layout
 from bot.glue.picture_cache import ByteLRU
+from bot.glue.queue_trip import RecentWait
 from bot.i18n import DEFAULT, N_, kept, t, tn, translated
 
 GAME_COLOUR = discord.Colour.from_rgb(88, 101, 242)
@@ -33,6 +34,9 @@ CANCEL = N_("Cancel")
 # channels (Monster Masks' 17 boards, Kabuki's opening boards) or a board posted anew; 2 MiB
 # holds all of those and keeps what stays after the games end small.
 PICTURES = ByteLRU(2 * 1024 * 1024)
+# How long the last picture drawn took to come back (its queue and its drawing): a press waits
+# as long for its own, which the overload decision counts (``bot.session.overload``).
+PICTURE_WAIT = RecentWait()
 
 # One thread draws every picture. More would not draw faster (the event loop needs a core too),
 # and each thread that allocates gets a malloc arena of its own: with asyncio's default pool (6
@@ -65,10 +69,13 @@ class Picture:
     async def png(self) -> bytes:
         data = PICTURES.get(self.key)
         if data is None:
+            loop = asyncio.get_running_loop()
+            asked = loop.time()
             if self.job is not None:
                 data = await picture_processes.draw(self.job)
             if data is None:
                 data = await drawn(self.render)
+            PICTURE_WAIT.note(loop.time() - asked, loop.time())
             PICTURES.put(self.key, data)
         return data
 

@@ -20,6 +20,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.glue.clock import now_ms, snowflake_ms
+from bot.glue.queue_trip import QueueTrip
 from bot.ops.gc_tuning import frozen_objects
 
 if TYPE_CHECKING:
@@ -168,6 +169,7 @@ class Metrics:
         r.register(_Database(self, guard))
         r.register(_Collector())
         # Plain tallies for the health line, which reports what happened since the last one.
+        self.queue = QueueTrip()  # the event loop's queue, for the overload decision
         self.press_count = 0
         self.refused_count = 0
         self.late_count = 0

@@ -25,6 +25,20 @@ arrival. Taken, the move is applied, its board goes by a REST edit and its priva
 followups, as for any press answered already. Younger presses keep the one request: the board
 edited inside the press's own answer, which a loop would have to stall for over 2 s to miss.
 
+**The loop's queue counts too.** A press's age when its lock is taken says how long it waited
+so far; what it will wait from there is its work's awaits (the save's commit, the picture, the
+answer's request), each a trip through the event loop's queue of ready work. Under overload that
+queue is long: measured by the load bench, presses 0.2-0.9 s old at the check, each later await
+a trip of as long again, were answered after 3 s with their moves applied (1,018 of ~2,300 in
+10 s when presses came 30 % faster than the loop served them). So the age checked is the age the
+answer would reach Discord at: the press's age plus ``TRIPS`` trips of the queue as last measured
+(``bot.glue.queue_trip``: one callback at a time handed to the loop, timed on the loop's clock
+until it runs; no timer, so a quiet loop, and SimCord's virtual clock, measure nothing). On a quiet loop a trip is microseconds
+and the rule is the age alone; on a loop a second behind, every press is answered first. The
+pictures' thread (or processes) can be behind as well (a Kingdom round's end draws its revealed
+table): the last picture's wait, from asking for it to having it, is added too
+(``bot.glue.board.PICTURE_WAIT``, forgotten after 5 s).
+
 **Told, while Discord still listens.** A press shed as too late is told so privately ("the table
 was too busy…: press again") when Discord may still take its answer (``TELL_WITHIN_MS``); after
 that nothing reaches the member, whose client then says the interaction failed, and the game
@@ -42,6 +56,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.glue import faults
+from bot.glue.board import PICTURE_WAIT
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.replies import reply_private
 from bot.i18n import N_, private_locale, t
@@ -54,6 +69,9 @@ TAKE_WITHIN_MS = 2500  # a press older than this is not taken: its answer could 
 # A press older than this when its game's lock is taken is answered before its move is applied
 # (the write wait, bot.session.guarded.WRITE_WAIT_S, leaves a younger press its answer in time).
 ANSWER_FIRST_MS = 1000
+# Trips through the loop's queue between that check and the answer's request leaving: the save's
+# commit and the picture come back through it, and the answer's turn to be sent.
+TRIPS = 3
 TELL_WITHIN_MS = 2800  # a refusal sent by then still reaches Discord inside its 3 s
 DROPPED = "too_late"  # marks a shed press in ``Interaction.extras`` for the press metrics
 TOO_BUSY = N_("The table was too busy to take your press in time: nothing changed. Press again.")
@@ -75,6 +93,12 @@ def age_ms(interaction: discord.Interaction) -> int:
     return now_ms() - snowflake_ms(interaction.id)
 
 
+def waits_ms(interaction: discord.Interaction, metrics: Metrics) -> float:
+    """The press's age when its answer would leave, as far as can be told now: its age, the
+    loop's queue ``TRIPS`` times over, and the last picture's wait."""
+    return age_ms(interaction) + TRIPS * metrics.queue.ms() + PICTURE_WAIT.ms()
+
+
 async def tell_too_late(interaction: discord.Interaction) -> None:
     """A shed press's member told it was not taken, if Discord still takes an answer; a refusal
     of that answer changes nothing and is dropped."""
@@ -85,10 +109,11 @@ async def tell_too_late(interaction: discord.Interaction) -> None:
 
 
 async def answered_first(interaction: discord.Interaction, metrics: Metrics, kind: str) -> bool:
-    """Under the game's lock, before the move: whether the press may be applied. A press older
-    than ``ANSWER_FIRST_MS`` is acknowledged first, and applied only if Discord took that; one
-    Discord refused is counted as too late and not applied."""
-    if interaction.response.is_done() or age_ms(interaction) <= ANSWER_FIRST_MS:
+    """Under the game's lock, before the move: whether the press may be applied. A press whose
+    age, with ``TRIPS`` of the loop's queue still to go, is over ``ANSWER_FIRST_MS`` is
+    acknowledged first, and applied only if Discord took that; one Discord refused is counted as
+    too late and not applied."""
+    if interaction.response.is_done() or waits_ms(interaction, metrics) <= ANSWER_FIRST_MS:
         return True
     try:
         await interaction.response.defer()  # a component's press: a deferred update, nothing shown

@@ -5,6 +5,7 @@ as a loaded loop would make it wait."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from lobby_buttons import lobby_id
@@ -148,3 +149,68 @@ async def test_a_press_too_late_to_take_is_told_while_discord_still_listens(worl
     session.lock = session.lock.lock
     assert session.engine.s["scores"] == [0, 0]
     assert result.ephemeral and "too busy" in result.response.content
+
+
+async def test_the_loops_queue_is_measured_as_long_as_work_handed_to_it_waits():
+    """The trip a callback handed over now makes before it runs, on the loop's clock: a queue
+    holding 50 ms of work ahead of it reads at least that; an empty one reads next to nothing.
+    Only lower bounds: a busy machine may make any trip longer."""
+    from bot.glue.queue_trip import QueueTrip
+
+    queue = QueueTrip()
+    loop = asyncio.get_running_loop()
+    loop.call_soon(time.sleep, 0.05)  # ready work ahead of the measuring callback
+    queue.measure()
+    queue.measure()  # one callback waits at a time: this one hands over nothing
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert queue.ms() >= 50
+    queue.measure()
+    await asyncio.sleep(0)
+    assert queue.ms() < 50
+
+
+class MeasuredQueue:
+    """The loop's queue as measured last, held at ``seconds`` (``bot.glue.queue_trip``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def measure(self) -> None:
+        pass
+
+    def ms(self) -> float:
+        return self.seconds * 1000
+
+
+@pytest.mark.parametrize("queue_s, answered_first", [(0.4, True), (0.0, False)])
+async def test_a_press_on_a_loop_far_behind_is_answered_before_its_move(
+    world, simcord_env, monkeypatch, queue_s, answered_first
+):
+    """Half a second old at the lock, with the loop's queue 0.4 s long: its save, picture and
+    answer would each wait that long again, past Discord's 3 s with the move applied. So it is
+    answered first (a deferred update), then applied. With the queue empty, the same press keeps
+    its one answer, the board edited inside it."""
+    await open_tap(world)
+    bot = simcord_env.bot
+    monkeypatch.setattr(bot.metrics, "queue", MeasuredQueue(queue_s))
+    session = bot.sessions.get(world.channel.id)
+    calls = []
+    apply = session.engine.apply
+
+    def watched(*args, **kwargs):
+        calls.append(len([r for r in simcord_env.http_requests if "/callback" in r.path]))
+        return apply(*args, **kwargs)
+
+    session.engine.apply = watched
+    session.lock = SlowLock(simcord_env, session.lock, 0.5)
+    before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
+    await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    await simcord_env.settle()
+    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path][before:]
+    assert [c.json["type"] for c in callbacks] == ([6] if answered_first else [7])
+    assert calls == [before + (1 if answered_first else 0)]
+    assert session.engine.s["scores"] == [1, 0]
+    assert scores(world) == "alice: 1\nbob: 0"
+    assert bot.metrics.answered_first_count == (1 if answered_first else 0)
