@@ -259,6 +259,12 @@ def shed_line(log: PhaseLog) -> str:
     )
 
 
+def failed_by_kind(log: PhaseLog, presses: list[int]) -> str:
+    """`` (card 200, cut 105)``: the failed presses by kind, when any failed."""
+    kinds = collections.Counter(log.labels[log.label[i]] for i in presses if not log.ok[i])
+    return f" ({', '.join(f'{name} {n}' for name, n in kinds.most_common())})" if kinds else ""
+
+
 def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
     print("\n== ramp: highest press rate held ==")
     held_3s = held_250 = 0.0
@@ -282,7 +288,7 @@ def print_ramp(steps: list[tuple[float, PhaseLog]]) -> None:
         mix = ", ".join(f"{name} {n / wall:.0f}/s" for name, n in kinds.most_common()) if wall else ""
         print(
             f"  offered {rate:g}/s: delivered {delivered:.1f}/s ({mix}), answers p50 {ms(quantile(latencies, 0.5))} "
-            f"p99 {ms(p99)} max {ms(worst)}, failed {failed}; longest stall {ms(log.max_lag)}, "
+            f"p99 {ms(p99)} max {ms(worst)}, failed {failed}{failed_by_kind(log, presses)}; longest stall {ms(log.max_lag)}, "
             f"the bot's longest step {ms(log.own_steps[0][0] if log.own_steps else 0.0)}"
             + (f" ({'; '.join(verdict)})" if verdict else "")
         )
