@@ -28,16 +28,15 @@ edited inside the press's own answer, which a loop would have to stall for over 
 **The loop's queue counts too.** A press's age when its lock is taken says how long it waited
 so far; what it will wait from there is its work's awaits (the save's commit, the picture, the
 answer's request), each a trip through the event loop's queue of ready work. Under overload that
-queue is long: measured by the load bench, presses 0.2-0.9 s old at the check, each later await
-a trip of as long again, were answered after 3 s with their moves applied (1,018 of ~2,300 in
-10 s when presses came 30 % faster than the loop served them). So the age checked is the age the
-answer would reach Discord at: the press's age plus ``TRIPS`` trips of the queue as last measured
-(``bot.glue.queue_trip``: one callback at a time handed to the loop, timed on the loop's clock
-until it runs; no timer, so a quiet loop, and SimCord's virtual clock, measure nothing). On a quiet loop a trip is microseconds
-and the rule is the age alone; on a loop a second behind, every press is answered first. The
-pictures' thread (or processes) can be behind as well (a Kingdom round's end draws its revealed
-table): the last picture's wait, from asking for it to having it, is added too
-(``bot.glue.board.PICTURE_WAIT``, forgotten after 5 s).
+queue is long. In the load bench, with presses coming a third faster than the loop served them,
+1,018 of ~2,300 presses in 10 s were answered after 3 s with their moves applied, not one of them
+a second old when its lock was taken. So the age checked is the age the answer would leave at:
+the press's age, plus ``TRIPS`` trips of the queue as last measured (``bot.glue.queue_trip``:
+one callback at a time handed to the loop, timed on the loop's clock until it runs; no timer, so
+a quiet loop, and SimCord's virtual clock, measure nothing), plus the last picture's wait from
+asking for it to having it (the pictures' thread or processes can be behind as well: a Kingdom
+round's end draws its revealed table; ``bot.glue.board.PICTURE_WAIT``, forgotten after 5 s). On
+a quiet loop that is the age alone; on a loop a second behind, every press is answered first.
 
 **Told, while Discord still listens.** A press shed as too late is told so privately ("the table
 was too busy…: press again") when Discord may still take its answer (``TELL_WITHIN_MS``); after
