@@ -67,4 +67,5 @@ class RecentWait:
 
     def ms(self) -> float:
         now = asyncio.get_running_loop().time()
-        return self.seconds * 1000 if now - self.at <= self.keep_s else 0.0
+        # Measured on another loop (a clock that started afresh) counts as long ago.
+        return self.seconds * 1000 if 0.0 <= now - self.at <= self.keep_s else 0.0

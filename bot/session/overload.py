@@ -71,6 +71,9 @@ ANSWER_FIRST_MS = 1000
 # Trips through the loop's queue between that check and the answer's request leaving: the save's
 # commit and the picture come back through it, and the answer's turn to be sent.
 TRIPS = 3
+# A press's answer waits for its picture until the press is this old, then goes without it
+# (``bot.session.publisher``): a second left for the answer's own trip.
+ANSWER_BY_MS = 2000
 TELL_WITHIN_MS = 2800  # a refusal sent by then still reaches Discord inside its 3 s
 DROPPED = "too_late"  # marks a shed press in ``Interaction.extras`` for the press metrics
 TOO_BUSY = N_("The table was too busy to take your press in time: nothing changed. Press again.")
@@ -90,6 +93,12 @@ def shed(interaction: discord.Interaction, metrics: Metrics, kind: str) -> bool:
 def age_ms(interaction: discord.Interaction) -> int:
     """How long ago Discord made the press, by its snowflake against this machine's clock."""
     return now_ms() - snowflake_ms(interaction.id)
+
+
+def answer_by_ms(interaction: discord.Interaction) -> float:
+    """How long from now a press's answer may still wait for its work (a picture) and leave
+    within ``ANSWER_BY_MS`` of Discord making the press, a trip of the loop's queue to spare."""
+    return ANSWER_BY_MS - age_ms(interaction)
 
 
 def waits_ms(interaction: discord.Interaction, metrics: Metrics) -> float:

@@ -30,12 +30,13 @@ import discord
 
 from bot.glue import faults
 from bot.glue.answer import edit_board, edit_message
-from bot.glue.board import Board
+from bot.glue.board import PICTURE_WAIT, Board
 from bot.glue.components import bind
 from bot.glue.interactions import message_id
 from bot.glue.layout import shown
 from bot.i18n import t
 from bot.session import gone
+from bot.session.overload import answer_by_ms
 from bot.session.sessions import PLAYING, Session
 from bot.session.tables import Tables
 
@@ -55,6 +56,11 @@ BACKOFF_S = 2.0
 # What a board message shows when this process has not drawn it (a board restored after a
 # restart): unequal to every picture key, None included, so the next edit states its picture.
 UNKNOWN_PICTURE = object()
+# A press's picture not drawn by the time its answer must leave (``Publisher._picture_in_time``).
+LATE = object()
+# Pictures count as slow, and a press's own is awaited against its answer's deadline, once the
+# last one took longer than this from asking to having it.
+SLOW_PICTURE_MS = 100
 
 
 def discord_now() -> float:
@@ -115,6 +121,7 @@ class Publisher:
         self._in_flight = False
         self._answered_in_flight = False
         self._lost_permissions = False  # told the players already; until an edit goes through
+        self._drawing: asyncio.Future[Any] | None = None  # a press's picture still drawing (LATE)
 
     # ------------------------------------------------------------------ showing a board
 
@@ -130,7 +137,13 @@ class Publisher:
         self._publishers.tables.board(self.session, board)  # the Activity's pages (bot.session.tables)
         if interaction is not None and self._from_board(interaction):
             board.attach_picture()
-            files = await self._changed_picture(board)
+            files = await self._picture_in_time(board, interaction)
+            if files is LATE:
+                # The picture would come after Discord's 3 s: the press is acknowledged now and
+                # its board, picture and all, goes by a REST edit once the picture is drawn.
+                await self._acknowledge(interaction)
+                await self._late_picture(board)
+                return self._queue(board)
             self._sending(board)
             try:
                 await edit_board(interaction, view=board.layout(), attachments=files)
@@ -147,9 +160,50 @@ class Publisher:
                 self._answered_in_flight = self._in_flight
                 self._drop_if_done()
                 return
+        self._queue(board)
+
+    def _queue(self, board: Board) -> None:
+        """``board`` for the next REST edit (it replaces one waiting)."""
         self.waiting = board
         if self._task is None:
             self._task = asyncio.create_task(self._flush(), name=f"board:{self.session.channel_id}")
+
+    async def _picture_in_time(self, board: Board, interaction: discord.Interaction) -> Any:
+        """The files the press's answer names (``_changed_picture``), or ``LATE`` when its
+        picture is not drawn by the time the answer must leave (``overload.answer_by_ms``). Timed
+        only while pictures are slow (the last one took over ``SLOW_PICTURE_MS``): a picture
+        drawn in milliseconds is awaited as it is, without a task of its own."""
+        if picture_key(board) == self._picture_on_message() or PICTURE_WAIT.ms() <= SLOW_PICTURE_MS:
+            return await self._changed_picture(board)
+        drawing = asyncio.ensure_future(self._changed_picture(board))
+        await asyncio.wait({drawing}, timeout=max(0.0, answer_by_ms(interaction)) / 1000)
+        if drawing.done():
+            return drawing.result()
+        self._drawing = drawing
+        return LATE
+
+    async def _late_picture(self, board: Board) -> None:
+        """The picture left drawing by ``_picture_in_time``, awaited under the session's lock
+        (the REST edit then finds it drawn, not drawing it again); its failure, as a drawing's
+        in the answer, raised."""
+        drawing, self._drawing = self._drawing, None
+        if drawing is not None:
+            await drawing
+
+    async def _acknowledge(self, interaction: discord.Interaction) -> None:
+        """The press answered without its board (a deferred update): refused, it is Discord's
+        (too late after all), and the board goes by REST all the same."""
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            if not faults.discords_fault(error):
+                raise
+            log.warning(
+                "press in channel %s not acknowledged: %s/%s",
+                self.session.channel_id,
+                error.status,
+                error.code,
+            )
 
     def redraw(self, state: Any, render: Callable[[], Board]) -> Board:
         """The board for the game's public ``state``: the one the message shows (or will, once
