@@ -33,10 +33,15 @@ queue is long. In the load bench, with presses coming a third faster than the lo
 a second old when its lock was taken. So the age checked is the age the answer would leave at:
 the press's age, plus ``TRIPS`` trips of the queue as last measured (``bot.glue.queue_trip``:
 one callback at a time handed to the loop, timed on the loop's clock until it runs; no timer, so
-a quiet loop, and SimCord's virtual clock, measure nothing), plus the last picture's wait from
-asking for it to having it (the pictures' thread or processes can be behind as well: a Kingdom
-round's end draws its revealed table; ``bot.glue.board.PICTURE_WAIT``, forgotten after 5 s). On
-a quiet loop that is the age alone; on a loop a second behind, every press is answered first.
+a quiet loop, and SimCord's virtual clock, measure nothing). On a quiet loop that is the age
+alone; on a loop a second behind, every press is answered first.
+
+**Nor does a picture hold an answer back.** The pictures' thread (or processes) can be behind as
+well (a Kingdom round's end draws its revealed table): while pictures are slow (the last one
+took over ``bot.session.publisher.SLOW_PICTURE_MS`` from asking to having it,
+``bot.glue.board.PICTURE_WAIT``), a press's own picture is awaited only until the press is
+``ANSWER_BY_MS`` old; then the press is acknowledged without its board, and the board goes by a
+REST edit, picture and all, once drawn.
 
 **Told, while Discord still listens.** A press shed as too late is told so privately ("the table
 was too busy…: press again") when Discord may still take its answer (``TELL_WITHIN_MS``); after
@@ -55,7 +60,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.glue import faults
-from bot.glue.board import PICTURE_WAIT
 from bot.glue.clock import now_ms, snowflake_ms
 from bot.glue.replies import reply_private
 from bot.i18n import N_, private_locale, t
@@ -102,9 +106,10 @@ def answer_by_ms(interaction: discord.Interaction) -> float:
 
 
 def waits_ms(interaction: discord.Interaction, metrics: Metrics) -> float:
-    """The press's age when its answer would leave, as far as can be told now: its age, the
-    loop's queue ``TRIPS`` times over, and the last picture's wait."""
-    return age_ms(interaction) + TRIPS * metrics.queue.ms() + PICTURE_WAIT.ms()
+    """The press's age when its answer would leave, as far as can be told now: its age and the
+    loop's queue ``TRIPS`` times over. (A picture is not waited for past ``ANSWER_BY_MS``:
+    ``bot.session.publisher`` answers without it.)"""
+    return age_ms(interaction) + TRIPS * metrics.queue.ms()
 
 
 async def tell_too_late(interaction: discord.Interaction) -> None:

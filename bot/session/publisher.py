@@ -60,7 +60,7 @@ UNKNOWN_PICTURE = object()
 LATE = object()
 # Pictures count as slow, and a press's own is awaited against its answer's deadline, once the
 # last one took longer than this from asking to having it.
-SLOW_PICTURE_MS = 100
+SLOW_PICTURE_MS = 250
 
 
 def discord_now() -> float:
