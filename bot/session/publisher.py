@@ -97,6 +97,31 @@ async def picture_files(board: Board) -> list[discord.File]:
     return [await board.picture.file()] if board.picture is not None else []
 
 
+class _AnswerDeadline:
+    """A loop timer at the instant a press's answer must leave (``overload.answer_by_ms``): if it
+    fires before the press's picture is drawn, the press is acknowledged then (``acknowledging``,
+    the task doing it), and the picture is still awaited where it was."""
+
+    __slots__ = ("handle", "acknowledging", "_interaction", "_acknowledge")
+
+    def __init__(
+        self, interaction: discord.Interaction, acknowledge: Callable[[discord.Interaction], Awaitable[None]]
+    ) -> None:
+        self._interaction, self._acknowledge = interaction, acknowledge
+        self.acknowledging: asyncio.Task[None] | None = None
+        delay = max(0.0, answer_by_ms(interaction)) / 1000
+        self.handle: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.acknowledging = asyncio.get_running_loop().create_task(self._acknowledge(self._interaction))
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+
 class Publisher:
     """One game's board message. Every method runs under the session's lock except the flusher,
     which takes the lock only to post a board anew."""
@@ -121,7 +146,6 @@ class Publisher:
         self._in_flight = False
         self._answered_in_flight = False
         self._lost_permissions = False  # told the players already; until an edit goes through
-        self._drawing: asyncio.Future[Any] | None = None  # a press's picture still drawing (LATE)
 
     # ------------------------------------------------------------------ showing a board
 
@@ -139,10 +163,8 @@ class Publisher:
             board.attach_picture()
             files = await self._picture_in_time(board, interaction)
             if files is LATE:
-                # The picture would come after Discord's 3 s: the press is acknowledged now and
-                # its board, picture and all, goes by a REST edit once the picture is drawn.
-                await self._acknowledge(interaction)
-                await self._late_picture(board)
+                # The picture came too late for the answer: the press was acknowledged without
+                # it, and its board, picture and all, goes by a REST edit.
                 return self._queue(board)
             self._sending(board)
             try:
@@ -170,25 +192,22 @@ class Publisher:
 
     async def _picture_in_time(self, board: Board, interaction: discord.Interaction) -> Any:
         """The files the press's answer names (``_changed_picture``), or ``LATE`` when its
-        picture is not drawn by the time the answer must leave (``overload.answer_by_ms``). Timed
-        only while pictures are slow (the last one took over ``SLOW_PICTURE_MS``): a picture
-        drawn in milliseconds is awaited as it is, without a task of its own."""
+        picture was not drawn by the time the answer had to leave (``overload.answer_by_ms``):
+        the press was acknowledged then, while its picture went on drawing. Watched only while
+        pictures are slow (the last took over ``SLOW_PICTURE_MS``), by a loop timer: the picture
+        is awaited as always, with no task of its own (a task's first step would wait a trip of
+        the loop's queue before even asking for the picture)."""
         if picture_key(board) == self._picture_on_message() or PICTURE_WAIT.ms() <= SLOW_PICTURE_MS:
             return await self._changed_picture(board)
-        drawing = asyncio.ensure_future(self._changed_picture(board))
-        await asyncio.wait({drawing}, timeout=max(0.0, answer_by_ms(interaction)) / 1000)
-        if drawing.done():
-            return drawing.result()
-        self._drawing = drawing
+        deadline = _AnswerDeadline(interaction, self._acknowledge)
+        try:
+            files = await self._changed_picture(board)
+        finally:
+            deadline.cancel()
+        if deadline.acknowledging is None:
+            return files
+        await deadline.acknowledging
         return LATE
-
-    async def _late_picture(self, board: Board) -> None:
-        """The picture left drawing by ``_picture_in_time``, awaited under the session's lock
-        (the REST edit then finds it drawn, not drawing it again); its failure, as a drawing's
-        in the answer, raised."""
-        drawing, self._drawing = self._drawing, None
-        if drawing is not None:
-            await drawing
 
     async def _acknowledge(self, interaction: discord.Interaction) -> None:
         """The press answered without its board (a deferred update): refused, it is Discord's
