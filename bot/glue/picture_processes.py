@@ -1,6 +1,7 @@
 """Pictures drawn in other processes, off this process's interpreter lock.
 
-A Kabuki placement draws a new board picture (a few milliseconds of Pillow). In the pictures'
+A Kabuki placement draws a new board picture (a few milliseconds of Pillow), and a Kingdom round's
+end its revealed table (tens of them at 16 seats). In the pictures'
 thread (``bot.glue.board.drawn``) the event loop goes on meanwhile, but only while Pillow has let
 go of the interpreter lock: the drawing's Python and most of its pasting hold it, so under load
 the loop and the pictures' thread take turns on one core while the machine's other cores idle.
@@ -30,7 +31,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 # Imported once by the fork server, so each worker starts with them (and shares their pages).
-PRELOAD = ["PIL.Image", "PIL.ImageDraw", "bot.games.kabuki.pictures"]
+PRELOAD = ["PIL.Image", "PIL.ImageDraw", "bot.games.kabuki.pictures", "bot.games.kingdom.pictures"]
 
 _pool: ProcessPoolExecutor | None = None
 _count = 0

@@ -496,6 +496,9 @@ def reveal_picture(
         ("kingdom", locale, game_key, reveal["round"]),
         lambda: reveal_png(reveal, names, locale=locale),
         "reveal.png",
+        # A round's end draws the whole table (tens of ms at 16 seats): in a worker process where
+        # there are some (bot.glue.picture_processes), off this process's interpreter lock.
+        job=(reveal_png, (reveal, names, locale)),
     )
 
 
