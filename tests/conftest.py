@@ -121,6 +121,16 @@ def collector_as_found():
 
 
 @pytest.fixture
+async def picture_workers():
+    """One picture worker process (``bot.glue.picture_processes``) for the test, stopped after."""
+    from bot.glue import picture_processes
+
+    await picture_processes.start(1)
+    yield
+    picture_processes.stop()
+
+
+@pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bot.db"
 

@@ -39,6 +39,20 @@ class SlowLock:
         self.lock.release()
 
 
+def answers_before_move(env, session) -> list[int]:
+    """Filled, each time the engine applies a move, with how many interaction answers Discord
+    had been sent by then."""
+    calls: list[int] = []
+    apply = session.engine.apply
+
+    def watched(*args, **kwargs):
+        calls.append(len([r for r in env.http_requests if "/callback" in r.path]))
+        return apply(*args, **kwargs)
+
+    session.engine.apply = watched
+    return calls
+
+
 def counted(bot) -> tuple[int, int, str]:
     metrics = bot.metrics
     too_late = metrics._too_late.labels("tap")._value.get()
@@ -102,14 +116,7 @@ async def test_a_press_taken_late_is_answered_before_its_move_is_applied(world, 
     await open_tap(world)
     bot = simcord_env.bot
     session = bot.sessions.get(world.channel.id)
-    calls = []
-    apply = session.engine.apply
-
-    def watched(*args, **kwargs):
-        calls.append(len([r for r in simcord_env.http_requests if "/callback" in r.path]))
-        return apply(*args, **kwargs)
-
-    session.engine.apply = watched
+    calls = answers_before_move(simcord_env, session)
     session.lock = SlowLock(simcord_env, session.lock, 1.5)
     before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
     await world.members[0].click(world.board(), label="Tap")
@@ -195,14 +202,7 @@ async def test_a_press_on_a_loop_far_behind_is_answered_before_its_move(
     bot = simcord_env.bot
     monkeypatch.setattr(bot.metrics, "queue", MeasuredQueue(queue_s))
     session = bot.sessions.get(world.channel.id)
-    calls = []
-    apply = session.engine.apply
-
-    def watched(*args, **kwargs):
-        calls.append(len([r for r in simcord_env.http_requests if "/callback" in r.path]))
-        return apply(*args, **kwargs)
-
-    session.engine.apply = watched
+    calls = answers_before_move(simcord_env, session)
     session.lock = SlowLock(simcord_env, session.lock, 0.5)
     before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
     await world.members[0].click(world.board(), label="Tap")

@@ -21,14 +21,7 @@ def worker_pid(_key: object) -> bytes:
     return str(os.getpid()).encode()
 
 
-@pytest.fixture
-async def workers():
-    await picture_processes.start(1)
-    yield
-    picture_processes.stop()
-
-
-async def test_a_board_picture_drawn_by_a_worker_is_the_one_the_thread_draws(workers, monkeypatch):
+async def test_a_board_picture_drawn_by_a_worker_is_the_one_the_thread_draws(picture_workers, monkeypatch):
     engine = KabukiEngine.new(3, 7, {}, 0)
     picture = board.picture(engine.view(None), locale="de")
     assert picture.job is not None

@@ -3,11 +3,8 @@ event loop's interpreter lock: the same bytes as in the pictures' thread, and dr
 
 from __future__ import annotations
 
-import pytest
-
 from bot.games.kingdom import board
 from bot.games.kingdom.pictures import reveal_png
-from bot.glue import picture_processes
 from bot.glue.board import PICTURES
 
 REVEAL = {
@@ -22,14 +19,7 @@ REVEAL = {
 NAMES = ("alice", "bob", "carol")
 
 
-@pytest.fixture
-async def workers():
-    await picture_processes.start(1)
-    yield
-    picture_processes.stop()
-
-
-async def test_a_revealed_table_drawn_by_a_worker_is_the_one_the_thread_draws(workers, monkeypatch):
+async def test_a_revealed_table_drawn_by_a_worker_is_the_one_the_thread_draws(picture_workers, monkeypatch):
     picture = board.reveal_picture({"reveal": REVEAL}, NAMES, "game-1", "fr")
     assert picture is not None and picture.job is not None
     PICTURES.clear()
