@@ -41,7 +41,7 @@ from load_sim import REAL_MONOTONIC, sim_ms, to_wall_clock, wall_of_ms  # noqa: 
 from press_harness import running  # noqa: E402
 
 PRESSES = 40  # of each kind in a batch: the placements stay inside a game's first round
-BATCHES = 7  # with the probes and without, alternating
+BATCHES = 10  # with the probes and without, alternating
 
 
 async def batch(run: LoadRun, table: Any) -> tuple[float, float]:
@@ -79,8 +79,9 @@ async def main() -> None:
             "ack": {"off": [], "on": []},
             "place": {"off": [], "on": []},
         }
-        for _ in range(BATCHES):
-            for probes in ("off", "on"):
+        for batch_number in range(BATCHES):
+            # Which way goes first alternates too: the first batch after a switch pays for it.
+            for probes in ("off", "on") if batch_number % 2 == 0 else ("on", "off"):
                 run.remove_probes()
                 run.install_probes(timed=probes == "on")
                 ack, place = await batch(run, tables.pop())
