@@ -24,6 +24,7 @@ from worlds import World, build_world  # noqa: E402
 
 from bot.app.client import GameBot, create_bot  # noqa: E402
 from bot.app.config import Config  # noqa: E402
+from bot.glue import picture_processes  # noqa: E402
 from bot.ops.gc_tuning import release_garbage_collector  # noqa: E402
 
 # The test-only games (tests/games) register themselves as they are imported: every test that loops
@@ -111,6 +112,15 @@ def numbers_as_numbers(line: str) -> list:
 
 
 @pytest.fixture(autouse=True)
+def no_picture_workers_left():
+    """A bot started with picture worker processes stops them when it closes, but SimCord may
+    detach a bot without closing it: the workers would then draw the next tests' pictures (and
+    refuse a test's stand-in drawing, which they cannot unpickle). Each test ends without any."""
+    yield
+    picture_processes.stop()
+
+
+@pytest.fixture(autouse=True)
 def collector_as_found():
     """Every bot tunes the process's garbage collector as it starts (``bot.ops.gc_tuning``); tests
     start hundreds of bots in one process, so each test leaves the collector as it found it."""
@@ -123,8 +133,6 @@ def collector_as_found():
 @pytest.fixture
 async def picture_workers():
     """One picture worker process (``bot.glue.picture_processes``) for the test, stopped after."""
-    from bot.glue import picture_processes
-
     await picture_processes.start(1)
     yield
     picture_processes.stop()
