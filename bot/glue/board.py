@@ -34,8 +34,8 @@ CANCEL = N_("Cancel")
 # channels (Monster Masks' 17 boards, Kabuki's opening boards) or a board posted anew; 2 MiB
 # holds all of those and keeps what stays after the games end small.
 PICTURES = ByteLRU(2 * 1024 * 1024)
-# How long the last picture drawn took to come back (its queue and its drawing): a press waits
-# as long for its own, which the overload decision counts (``bot.session.overload``).
+# How long the last picture drawn took to come back (its queue and its drawing): while that is
+# long, a press's own picture is watched against its answer's deadline (``bot.session.publisher``).
 PICTURE_WAIT = RecentWait()
 
 # One thread draws every picture. More would not draw faster (the event loop needs a core too),
@@ -75,7 +75,8 @@ class Picture:
                 data = await picture_processes.draw(self.job)
             if data is None:
                 data = await drawn(self.render)
-            PICTURE_WAIT.note(loop.time() - asked, loop.time())
+            came = loop.time()
+            PICTURE_WAIT.note(came - asked, came)
             PICTURES.put(self.key, data)
         return data
 

@@ -9,6 +9,8 @@ channel means the bot lost a permission there: the players are told which one, o
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from bot.i18n import N_, t
@@ -16,6 +18,8 @@ from bot.i18n import N_, t
 UNKNOWN_INTERACTION = 10062  # an interaction not answered within 3 s can no longer be answered
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+
+log = logging.getLogger(__name__)
 
 # What the bot needs in a game's channel, with the names Discord's settings show (message ids:
 # Discord shows them translated in each member's language, and so does the notice).
@@ -41,6 +45,15 @@ def discords_fault(error: BaseException) -> bool:
     if not isinstance(error, discord.HTTPException):
         return False
     return transient(error) or (isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION)
+
+
+def not_acknowledged(error: discord.HTTPException, channel_id: int) -> None:
+    """A press's acknowledgement (a deferred update, a spent panel's edit) that Discord refused:
+    its fault (answered too late, or failing) is logged and the caller goes on, the move saved
+    and the board going by REST; anything else is a bug, raised."""
+    if not discords_fault(error):
+        raise error
+    log.warning("press in channel %s not acknowledged: %s/%s", channel_id, error.status, error.code)
 
 
 def forbidden(error: BaseException) -> bool:

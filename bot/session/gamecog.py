@@ -558,15 +558,7 @@ class GameCog(Lobby, commands.GroupCog):
                 else:
                     await interaction.response.defer()
             except discord.HTTPException as error:
-                if not faults.discords_fault(error):
-                    raise
-                # Answered too late, or Discord failed: the move is saved and the board goes by REST.
-                log.warning(
-                    "press in channel %s not acknowledged: %s/%s",
-                    session.channel_id,
-                    error.status,
-                    error.code,
-                )
+                faults.not_acknowledged(error, session.channel_id)
         if answer is not None and interaction is None:
             await answer.acknowledge()
         if refused and self._alive(session, PLAYING):

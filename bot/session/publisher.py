@@ -191,17 +191,19 @@ class Publisher:
             self._task = asyncio.create_task(self._flush(), name=f"board:{self.session.channel_id}")
 
     async def _picture_in_time(self, board: Board, interaction: discord.Interaction) -> Any:
-        """The files the press's answer names (``_changed_picture``), or ``LATE`` when its
+        """The files the press's answer names (as ``_changed_picture``), or ``LATE`` when its
         picture was not drawn by the time the answer had to leave (``overload.answer_by_ms``):
         the press was acknowledged then, while its picture went on drawing. Watched only while
         pictures are slow (the last took over ``SLOW_PICTURE_MS``), by a loop timer: the picture
         is awaited as always, with no task of its own (a task's first step would wait a trip of
         the loop's queue before even asking for the picture)."""
-        if picture_key(board) == self._picture_on_message() or PICTURE_WAIT.ms() <= SLOW_PICTURE_MS:
-            return await self._changed_picture(board)
+        if self._picture_shown(board):
+            return None
+        if PICTURE_WAIT.ms() <= SLOW_PICTURE_MS:
+            return await picture_files(board)
         deadline = _AnswerDeadline(interaction, self._acknowledge)
         try:
-            files = await self._changed_picture(board)
+            files = await picture_files(board)
         finally:
             deadline.cancel()
         if deadline.acknowledging is None:
@@ -215,14 +217,7 @@ class Publisher:
         try:
             await interaction.response.defer()
         except discord.HTTPException as error:
-            if not faults.discords_fault(error):
-                raise
-            log.warning(
-                "press in channel %s not acknowledged: %s/%s",
-                self.session.channel_id,
-                error.status,
-                error.code,
-            )
+            faults.not_acknowledged(error, self.session.channel_id)
 
     def redraw(self, state: Any, render: Callable[[], Board]) -> Board:
         """The board for the game's public ``state``: the one the message shows (or will, once
@@ -287,9 +282,12 @@ class Publisher:
     async def _changed_picture(self, board: Board) -> list[discord.File] | None:
         """The files an edit of the board message names: None (the message keeps its files)
         when it shows this picture already."""
-        if picture_key(board) == self._picture_on_message():
+        if self._picture_shown(board):
             return None
         return await picture_files(board)
+
+    def _picture_shown(self, board: Board) -> bool:
+        return picture_key(board) == self._picture_on_message()
 
     def _sending(self, board: Board) -> None:
         """Just before a request that shows ``board`` on the board message."""
