@@ -53,6 +53,18 @@ def answers_before_move(env, session) -> list[int]:
     return calls
 
 
+async def tap_waiting(world, env, session, seconds: float) -> tuple[int, list[int]]:
+    """Alice taps once her press has waited ``seconds`` for the game's lock: the interaction
+    answers Discord had been sent before it, and the types of the press's own answers."""
+    session.lock = SlowLock(env, session.lock, seconds)
+    before = len([r for r in env.http_requests if "/callback" in r.path])
+    await world.members[0].click(world.board(), label="Tap")
+    session.lock = session.lock.lock
+    await env.settle()
+    callbacks = [r for r in env.http_requests if "/callback" in r.path][before:]
+    return before, [c.json["type"] for c in callbacks]
+
+
 def counted(bot) -> tuple[int, int, str]:
     metrics = bot.metrics
     too_late = metrics._too_late.labels("tap")._value.get()
@@ -117,13 +129,8 @@ async def test_a_press_taken_late_is_answered_before_its_move_is_applied(world, 
     bot = simcord_env.bot
     session = bot.sessions.get(world.channel.id)
     calls = answers_before_move(simcord_env, session)
-    session.lock = SlowLock(simcord_env, session.lock, 1.5)
-    before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
-    await world.members[0].click(world.board(), label="Tap")
-    session.lock = session.lock.lock
-    await simcord_env.settle()
-    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path][before:]
-    assert [c.json["type"] for c in callbacks] == [6]  # one answer: a deferred update
+    before, answers = await tap_waiting(world, simcord_env, session, 1.5)
+    assert answers == [6]  # one answer: a deferred update
     assert calls == [before + 1], "the move was applied before the press had its answer"
     assert session.engine.s["scores"] == [1, 0]
     assert scores(world) == "alice: 1\nbob: 0"  # the board shows it (a REST edit)
@@ -203,13 +210,8 @@ async def test_a_press_on_a_loop_far_behind_is_answered_before_its_move(
     monkeypatch.setattr(bot.metrics, "queue", MeasuredQueue(queue_s))
     session = bot.sessions.get(world.channel.id)
     calls = answers_before_move(simcord_env, session)
-    session.lock = SlowLock(simcord_env, session.lock, 0.5)
-    before = len([r for r in simcord_env.http_requests if "/callback" in r.path])
-    await world.members[0].click(world.board(), label="Tap")
-    session.lock = session.lock.lock
-    await simcord_env.settle()
-    callbacks = [r for r in simcord_env.http_requests if "/callback" in r.path][before:]
-    assert [c.json["type"] for c in callbacks] == ([6] if answered_first else [7])
+    before, answers = await tap_waiting(world, simcord_env, session, 0.5)
+    assert answers == ([6] if answered_first else [7])
     assert calls == [before + (1 if answered_first else 0)]
     assert session.engine.s["scores"] == [1, 0]
     assert scores(world) == "alice: 1\nbob: 0"
